@@ -1,0 +1,12 @@
+package com.agentwallet.core.common;
+
+import static java.util.Objects.requireNonNull;
+
+/** Who asked for a change, for audit logs: an API key id, or the service's own clockwork. */
+public record Actor(String id) {
+    public static final Actor SYSTEM = new Actor("system");
+
+    public Actor {
+        requireNonNull(id, "id is null");
+    }
+}

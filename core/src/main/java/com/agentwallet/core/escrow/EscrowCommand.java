@@ -1,0 +1,53 @@
+package com.agentwallet.core.escrow;
+
+import static java.util.Objects.requireNonNull;
+
+/** What can happen to an escrow. */
+public sealed interface EscrowCommand {
+
+    /** The receiver (or sender) presents the completion proof. */
+    record Complete(String proof) implements EscrowCommand {
+        public Complete {
+            Proof.requireHash(proof, "proof");
+        }
+    }
+
+    /** The sender disputes the work. */
+    record Raise(Dispute dispute) implements EscrowCommand {
+        public Raise {
+            requireNonNull(dispute, "dispute is null");
+        }
+    }
+
+    /** The clock reached (or not yet) the escrow's timeout. */
+    record Timeout() implements EscrowCommand {
+    }
+
+    /** An operator settles a dispute. */
+    record Resolve(Outcome outcome) implements EscrowCommand {
+        public Resolve {
+            requireNonNull(outcome, "outcome is null");
+        }
+    }
+
+    /** The ledger refused to lock the funds; they go back to the sender. */
+    record LockFailed(String reason) implements EscrowCommand {
+        public LockFailed {
+            requireNonNull(reason, "reason is null");
+        }
+    }
+
+    enum Outcome {
+        RELEASE("release"), REFUND("refund");
+
+        private final String wireName;
+
+        Outcome(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package com.agentwallet.core.escrow;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Result;
+import com.agentwallet.core.common.ValidationException;
+import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TypedId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.payment.Holds;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.payment.Spending;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.Decision;
+import com.agentwallet.core.policy.PaymentCheck;
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.wallet.Wallet;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Use cases of agent-to-agent escrow. Locking runs the same checks and debit as a payment; the
+ * funds then sit in the escrow until a proof releases them to the receiver, or a timeout or a
+ * dispute resolution refunds them to the sender (and out of its caps).
+ */
+public final class EscrowService {
+    private final Storage storage;
+    private final Spending spending;
+    private final Settlement settlement;
+    private final EventPublisher events;
+    private final IdGenerator ids;
+    private final Clock clock;
+
+    public EscrowService(Storage storage, Spending spending, Settlement settlement, EventPublisher events,
+                         IdGenerator ids, Clock clock) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.spending = requireNonNull(spending, "spending is null");
+        this.settlement = requireNonNull(settlement, "settlement is null");
+        this.events = requireNonNull(events, "events is null");
+        this.ids = requireNonNull(ids, "ids is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public Result<Escrow> lock(LockEscrow command) {
+        record Locked(Escrow escrow, Transaction lockTx, Optional<Transaction> topup) {
+        }
+        Result<Locked> locked = storage.inTransaction(stores -> Result.found(
+                stores.wallets().lock(command.orgId(), command.fromWallet()), "wallet", command.fromWallet())
+                .flatMap(wallet -> receiverOf(stores, wallet, command.toWallet()).flatMap(receiver -> {
+                    Instant now = clock.instant();
+                    return spending.evaluate(stores, wallet, command.session(), command.amount(), receiver.address(),
+                            PaymentCheck.Kind.ESCROW_LOCK, now).flatMap(attempt -> {
+                        EscrowId escrowId = ids.escrow();
+                        Transaction lockTx = Transaction.open(ids.tx(), command.orgId(), wallet.id(),
+                                TransactionType.ESCROW_LOCK, TransactionStatus.PENDING, command.amount(),
+                                escrowId.value(), now).withEscrow(escrowId);
+                        if (attempt.decision() instanceof Decision.Blocked blocked) {
+                            spending.recordBlocked(stores, attempt, lockTx, now);
+                            return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
+                        }
+                        Escrow escrow = new Escrow(escrowId, command.orgId(), wallet.id(), command.toWallet(),
+                                receiver.address(), receiver.wallet(), command.amount(), command.taskDescription(),
+                                command.timeoutSeconds(), now.plusSeconds(command.timeoutSeconds()),
+                                command.expectedProof(), EscrowStatus.LOCKED, Optional.empty(), Optional.empty(),
+                                lockTx.id(), Optional.empty(), Optional.empty(), now, now);
+                        stores.escrows().insert(escrow);
+                        Optional<Transaction> topup = spending.debit(stores, attempt, lockTx, now);
+                        events.publish(stores, new DomainEvent.EscrowCreated(command.orgId(), escrowId, wallet.id(),
+                                command.toWallet(), command.amount(), escrow.timeoutAt(), now));
+                        return Result.ok(new Locked(escrow, lockTx, topup));
+                    });
+                })));
+        return locked.flatMap(done -> {
+            done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
+            settlement.settle(command.orgId(), done.lockTx().id());
+            return get(command.orgId(), done.escrow().id());
+        });
+    }
+
+    public Result<Escrow> complete(OrgId orgId, EscrowId escrowId, String proofType, String proof) {
+        Proof.requireType(proofType);
+        return change(orgId, escrowId, new EscrowCommand.Complete(proof));
+    }
+
+    public Result<Escrow> dispute(OrgId orgId, EscrowId escrowId, String reason, String evidence) {
+        return change(orgId, escrowId, new EscrowCommand.Raise(new Dispute(reason, evidence, clock.instant())));
+    }
+
+    public Result<Escrow> resolve(OrgId orgId, EscrowId escrowId, EscrowCommand.Outcome outcome) {
+        return change(orgId, escrowId, new EscrowCommand.Resolve(outcome));
+    }
+
+    /** Clockwork: refunds locked escrows whose timeout passed. */
+    public int refundTimedOut(int limit) {
+        List<Escrow> due = storage.inTransaction(stores -> stores.escrows().lockedTimedOutBy(clock.instant(), limit));
+        int refunded = 0;
+        for (Escrow escrow : due) {
+            refunded += change(escrow.orgId(), escrow.id(), new EscrowCommand.Timeout()).isOk() ? 1 : 0;
+        }
+        return refunded;
+    }
+
+    public Result<Escrow> get(OrgId orgId, EscrowId escrowId) {
+        return storage.inTransaction(stores -> Result.found(stores.escrows().find(orgId, escrowId), "escrow", escrowId));
+    }
+
+    public Page<Escrow> list(OrgId orgId, EscrowStore.Query query, PageRequest page) {
+        return storage.inTransaction(stores -> stores.escrows().list(orgId, query, page));
+    }
+
+    /** Applies a command; a release or refund also starts the transaction that moves the vault's funds. */
+    private Result<Escrow> change(OrgId orgId, EscrowId escrowId, EscrowCommand command) {
+        record Changed(Escrow escrow, Optional<Transaction> payout) {
+        }
+        Result<Changed> changed = storage.inTransaction(stores -> Result.found(
+                stores.escrows().lock(orgId, escrowId), "escrow", escrowId).flatMap(escrow -> {
+            Instant now = clock.instant();
+            return EscrowMachine.apply(escrow, command, now).map(transition -> {
+                Optional<Transaction> payout = payoutFor(stores, transition.state(), now);
+                Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());
+                stores.escrows().update(next);
+                payout.ifPresent(stores.transactions()::insert);
+                events.publish(stores, transition.events());
+                return new Changed(next, payout);
+            });
+        }));
+        return changed.map(done -> {
+            done.payout().ifPresent(tx -> settlement.settle(orgId, tx.id()));
+            return get(orgId, escrowId).value();
+        });
+    }
+
+    /** The release or refund transaction of an escrow that just settled; a refund also leaves the sender's caps. */
+    private Optional<Transaction> payoutFor(Stores stores, Escrow escrow, Instant now) {
+        if (escrow.status() == EscrowStatus.RELEASED) {
+            return Optional.of(Transaction.open(ids.tx(), escrow.orgId(), escrow.fromWallet(),
+                    TransactionType.ESCROW_RELEASE, TransactionStatus.PENDING, escrow.amount(), escrow.receiver(), now)
+                    .withEscrow(escrow.id()));
+        }
+        if (escrow.status() == EscrowStatus.REFUNDED) {
+            Wallet sender = stores.wallets().lock(escrow.orgId(), escrow.fromWallet()).orElseThrow();
+            stores.wallets().update(Holds.releaseCaps(stores, sender, escrow.lockTx()));
+            return Optional.of(Transaction.open(ids.tx(), escrow.orgId(), escrow.fromWallet(),
+                    TransactionType.ESCROW_REFUND, TransactionStatus.PENDING, escrow.amount(),
+                    sender.address().base58(), now).withEscrow(escrow.id()));
+        }
+        return Optional.empty();
+    }
+
+    private record Receiver(String address, Optional<WalletId> wallet) {
+    }
+
+    private static Result<Receiver> receiverOf(Stores stores, Wallet sender, String toWallet) {
+        Result<Receiver> receiver;
+        if (TypedId.isWellFormed(toWallet, WalletId.PREFIX)) {
+            WalletId id = new WalletId(toWallet);
+            receiver = Result.found(stores.wallets().findAnyOrg(id), "wallet", id)
+                    .map(target -> new Receiver(target.address().base58(), Optional.of(target.id())));
+        } else if (LedgerAddress.isValid(toWallet)) {
+            receiver = Result.ok(new Receiver(toWallet, Optional.empty()));
+        } else {
+            throw new ValidationException("to_wallet", "'to_wallet' must be a wallet id (wal_...) or a ledger address");
+        }
+        return receiver.flatMap(r -> r.address().equals(sender.address().base58())
+                ? Result.refused(new Rejection.InvalidInput("to_wallet", "An escrow cannot pay the wallet that funds it"))
+                : Result.ok(r));
+    }
+}

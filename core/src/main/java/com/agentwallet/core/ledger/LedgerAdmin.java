@@ -1,0 +1,24 @@
+package com.agentwallet.core.ledger;
+
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.LedgerUnavailableException;
+
+/**
+ * Administrative instructions (open a wallet, write a policy, set a wallet's status) are submitted
+ * inside the database transaction of the change, before it commits: if the ledger does not
+ * confirm, the change is not kept either. They are idempotent upserts, so a retry after a failed
+ * commit converges.
+ */
+public final class LedgerAdmin {
+
+    private LedgerAdmin() {
+    }
+
+    public static void require(LedgerPort ledger, LedgerInstruction instruction) {
+        LedgerOutcome outcome = ledger.submit(instruction);
+        if (!(outcome instanceof LedgerOutcome.Confirmed)) {
+            throw new LedgerUnavailableException("The ledger did not confirm " + instruction.getClass().getSimpleName()
+                    + " " + instruction.operationId() + ": " + outcome);
+        }
+    }
+}

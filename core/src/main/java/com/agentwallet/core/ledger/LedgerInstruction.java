@@ -1,0 +1,139 @@
+package com.agentwallet.core.ledger;
+
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One instruction to the on-chain wallet program. Each carries an {@code operationId}: submitting
+ * the same operation again returns the first outcome and never moves money twice, which is what
+ * makes crash recovery a plain resubmission.
+ */
+public sealed interface LedgerInstruction {
+
+    String operationId();
+
+    /** Creates the wallet account and its token account at the wallet's program-derived address. */
+    record OpenWallet(String operationId, LedgerAddress wallet, OrgId orgId, String agentId, PolicyId policy)
+            implements LedgerInstruction {
+        public OpenWallet {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(agentId, "agentId is null");
+            requireNonNull(policy, "policy is null");
+        }
+    }
+
+    /** Writes the chain's copy of a policy; categories arrive resolved to the recipients they block. */
+    record WritePolicy(String operationId, OrgId orgId, PolicyId policy, long version, PolicyRules rules,
+                       Set<String> blockedRecipients) implements LedgerInstruction {
+        public WritePolicy {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(policy, "policy is null");
+            requireNonNull(rules, "rules is null");
+            blockedRecipients = Set.copyOf(blockedRecipients);
+        }
+    }
+
+    /** Sets a wallet's status and attached policy on chain. */
+    record UpdateWallet(String operationId, LedgerAddress wallet, WalletStatus status, PolicyId policy)
+            implements LedgerInstruction {
+        public UpdateWallet {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(status, "status is null");
+            requireNonNull(policy, "policy is null");
+        }
+    }
+
+    /** New USDC arrives in the organisation's treasury (a deposit; simulator mode and operator tooling). */
+    record Deposit(String operationId, OrgId orgId, Usdc amount) implements LedgerInstruction {
+        public Deposit {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(amount, "amount is null");
+        }
+    }
+
+    /** Organisation treasury to wallet. */
+    record Fund(String operationId, OrgId orgId, LedgerAddress wallet, Usdc amount) implements LedgerInstruction {
+        public Fund {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(amount, "amount is null");
+        }
+    }
+
+    /** Wallet back to the organisation treasury. */
+    record Withdraw(String operationId, OrgId orgId, LedgerAddress wallet, Usdc amount) implements LedgerInstruction {
+        public Withdraw {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(amount, "amount is null");
+        }
+    }
+
+    /** A payment, checked by the program against its copy of the policy; above the threshold with the co-signature. */
+    record Pay(String operationId, LedgerAddress wallet, String recipient, Usdc amount, Instant requestedAt,
+               Optional<String> coSignature) implements LedgerInstruction {
+        public Pay {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(recipient, "recipient is null");
+            requireNonNull(amount, "amount is null");
+            requireNonNull(requestedAt, "requestedAt is null");
+            requireNonNull(coSignature, "coSignature is null");
+        }
+
+        public Pay withCoSignature(String signature) {
+            return new Pay(operationId, wallet, recipient, amount, requestedAt, Optional.of(signature));
+        }
+    }
+
+    /** Moves funds from the wallet into the escrow's vault. */
+    record EscrowLock(String operationId, EscrowId escrow, LedgerAddress wallet, String receiver, Usdc amount,
+                      Instant deadline, Optional<String> expectedProof) implements LedgerInstruction {
+        public EscrowLock {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(escrow, "escrow is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(receiver, "receiver is null");
+            requireNonNull(amount, "amount is null");
+            requireNonNull(deadline, "deadline is null");
+            requireNonNull(expectedProof, "expectedProof is null");
+        }
+    }
+
+    /** Moves the vault's funds to the receiver. */
+    record EscrowRelease(String operationId, EscrowId escrow, String receiver, Usdc amount) implements LedgerInstruction {
+        public EscrowRelease {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(escrow, "escrow is null");
+            requireNonNull(receiver, "receiver is null");
+            requireNonNull(amount, "amount is null");
+        }
+    }
+
+    /** Moves the vault's funds back to the sending wallet. */
+    record EscrowRefund(String operationId, EscrowId escrow, LedgerAddress wallet, Usdc amount) implements LedgerInstruction {
+        public EscrowRefund {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(escrow, "escrow is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(amount, "amount is null");
+        }
+    }
+}

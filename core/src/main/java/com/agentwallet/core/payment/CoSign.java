@@ -1,0 +1,24 @@
+package com.agentwallet.core.payment;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The co-signature a payment waits for: who must sign ({@code coSigner}, the policy's key when the
+ * payment was made), what ({@code payload}, base64 of the ledger message), until when, and the
+ * signature once given.
+ */
+public record CoSign(String coSigner, String payload, Instant expiresAt, Optional<String> signature) {
+    public CoSign {
+        requireNonNull(coSigner, "coSigner is null");
+        requireNonNull(payload, "payload is null");
+        requireNonNull(expiresAt, "expiresAt is null");
+        requireNonNull(signature, "signature is null");
+    }
+
+    public CoSign signedWith(String newSignature) {
+        return new CoSign(coSigner, payload, expiresAt, Optional.of(newSignature));
+    }
+}

@@ -1,0 +1,204 @@
+package com.agentwallet.core.payment;
+
+import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Result;
+import com.agentwallet.core.common.Transition;
+import com.agentwallet.core.crypto.Ed25519;
+import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.policy.Decision;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** Use cases of payments: pay (and its dry run), co-sign, reject, co-sign expiry, and reading history. */
+public final class PaymentService {
+    private final Storage storage;
+    private final LedgerPort ledger;
+    private final Spending spending;
+    private final Settlement settlement;
+    private final EventPublisher events;
+    private final IdGenerator ids;
+    private final Clock clock;
+    private final CoreSettings settings;
+
+    public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                          EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.spending = requireNonNull(spending, "spending is null");
+        this.settlement = requireNonNull(settlement, "settlement is null");
+        this.events = requireNonNull(events, "events is null");
+        this.ids = requireNonNull(ids, "ids is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.settings = requireNonNull(settings, "settings is null");
+    }
+
+    /**
+     * Pays from a wallet: checks and debit in one database transaction, then the ledger. A blocked
+     * payment is recorded and refused with its violation; a repeated idempotency key with the same
+     * request answers the first payment (finishing it if it was left pending).
+     */
+    public Result<PaymentResult> pay(PayCommand command) {
+        record Accepted(Transaction tx, boolean replayed, Optional<Transaction> topup) {
+        }
+        Result<Accepted> accepted = storage.inTransaction(stores -> {
+            Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
+            if (wallet.isEmpty()) {
+                return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
+            }
+            Optional<Result<Transaction>> replay = replay(stores, command);
+            if (replay.isPresent()) {
+                return replay.get().map(tx -> new Accepted(tx, true, Optional.empty()));
+            }
+            Instant now = clock.instant();
+            return spending.evaluate(stores, wallet.get(), command.session(), command.amount(), command.to(),
+                    command.kind(), now).flatMap(attempt -> {
+                Transaction opened = Transaction.open(ids.tx(), command.orgId(), command.walletId(),
+                        TransactionType.PAYMENT, TransactionStatus.PENDING, command.amount(), command.to(), now)
+                        .withMemo(command.memo());
+                if (attempt.decision() instanceof Decision.Blocked blocked) {
+                    remember(stores, command, spending.recordBlocked(stores, attempt, opened, now));
+                    return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
+                }
+                Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs
+                        ? awaitCoSign(opened, needs.coSigner(), attempt.wallet(), now)
+                        : opened;
+                Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
+                remember(stores, command, tx);
+                events.publish(stores, tx.status() == TransactionStatus.PENDING_CO_SIGN
+                        ? new DomainEvent.TransactionCoSignRequired(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
+                        tx.recipient(), tx.coSign().orElseThrow().expiresAt(), now)
+                        : new DomainEvent.TransactionPending(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
+                        tx.recipient(), now));
+                return Result.ok(new Accepted(tx, false, topup));
+            });
+        });
+        return accepted.map(done -> {
+            done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
+            return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), done.replayed());
+        });
+    }
+
+    /** The dry run: what {@link #pay} would decide, with nothing recorded, moved or announced. */
+    public Result<Decision> decide(PayCommand command) {
+        return storage.inTransaction(stores -> Result.found(
+                        stores.wallets().find(command.orgId(), command.walletId()), "wallet", command.walletId())
+                .flatMap(wallet -> spending.evaluate(stores, wallet, command.session(), command.amount(),
+                        command.to(), command.kind(), clock.instant()))
+                .map(Spending.Attempt::decision));
+    }
+
+    /**
+     * The operator's co-signature: verified against the co-signer key the payment was made under,
+     * then the payment goes to the ledger. A wrong signature changes nothing.
+     */
+    public Result<Transaction> coSign(OrgId orgId, TxId txId, String signature) {
+        Result<Transaction> signed = storage.inTransaction(stores -> Result.found(
+                stores.transactions().lock(orgId, txId), "transaction", txId).flatMap(tx -> {
+            Instant now = clock.instant();
+            if (tx.status() != TransactionStatus.PENDING_CO_SIGN) {
+                return TransactionMachine.apply(tx, new TransactionCommand.CoSigned(signature), now).map(Transition::state);
+            }
+            CoSign coSign = tx.coSign().orElseThrow();
+            if (!Ed25519.verify(coSign.coSigner(), Base64.getDecoder().decode(coSign.payload()), signature)) {
+                return Result.refused(new Rejection.InvalidInput("signature",
+                        "The signature is not a valid Ed25519 signature of co_sign_payload by the policy's co_signer"));
+            }
+            Wallet wallet = stores.wallets().lock(orgId, tx.walletId()).orElseThrow();
+            if (wallet.status() != WalletStatus.ACTIVE) {
+                return Result.refused(new Rejection.InvalidState("Wallet " + wallet.id() + " is "
+                        + wallet.status().wireName() + "; reject the payment or unfreeze the wallet"));
+            }
+            return step(stores, tx, new TransactionCommand.CoSigned(signature), now);
+        }));
+        return signed.map(tx -> settlement.settle(orgId, tx.id()));
+    }
+
+    /** The operator declines to co-sign: the payment ends {@code rejected} and its hold goes back. */
+    public Result<Transaction> reject(OrgId orgId, TxId txId, String reason) {
+        return storage.inTransaction(stores -> Result.found(stores.transactions().lock(orgId, txId), "transaction", txId)
+                .flatMap(tx -> endHeld(stores, tx, new TransactionCommand.Reject(reason))));
+    }
+
+    /** Clockwork: payments nobody co-signed within the window end {@code expired}; their holds go back. */
+    public int expireCoSigns(int limit) {
+        List<Transaction> due = storage.inTransaction(
+                stores -> stores.transactions().coSignExpiredBy(clock.instant(), limit));
+        int expired = 0;
+        for (Transaction candidate : due) {
+            boolean changed = storage.inTransaction(stores -> stores.transactions()
+                    .lock(candidate.orgId(), candidate.id())
+                    .map(tx -> endHeld(stores, tx, new TransactionCommand.ExpireCoSign()).isOk())
+                    .orElse(false));
+            expired += changed ? 1 : 0;
+        }
+        return expired;
+    }
+
+    public Result<Transaction> get(OrgId orgId, TxId txId) {
+        return storage.inTransaction(stores -> Result.found(stores.transactions().find(orgId, txId), "transaction", txId));
+    }
+
+    public Page<Transaction> list(OrgId orgId, TransactionStore.Query query, PageRequest page) {
+        return storage.inTransaction(stores -> stores.transactions().list(orgId, query, page));
+    }
+
+    private Optional<Result<Transaction>> replay(Stores stores, PayCommand command) {
+        if (command.idempotencyKey().isEmpty()) {
+            return Optional.empty();
+        }
+        String key = command.idempotencyKey().get();
+        return stores.idempotency().find(command.orgId(), key)
+                .filter(record -> record.isLiveAt(clock.instant()))
+                .map(record -> {
+                    if (!record.fingerprint().equals(command.fingerprint())) {
+                        return Result.refused(new Rejection.IdempotencyConflict(key));
+                    }
+                    Transaction first = stores.transactions().find(command.orgId(), record.txId()).orElseThrow();
+                    return first.violation().<Result<Transaction>>map(
+                                    violation -> Result.refused(new Rejection.PolicyViolated(violation)))
+                            .orElseGet(() -> Result.ok(first));
+                });
+    }
+
+    private void remember(Stores stores, PayCommand command, Transaction tx) {
+        command.idempotencyKey().ifPresent(key -> stores.idempotency().insert(
+                new IdempotencyRecord(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
+    }
+
+    private Transaction awaitCoSign(Transaction opened, String coSigner, Wallet wallet, Instant now) {
+        Transaction held = opened.withStatus(TransactionStatus.PENDING_CO_SIGN, now).withPolicyTriggered(true);
+        byte[] message = ledger.coSignMessage(Settlement.payInstruction(held, wallet));
+        return held.withCoSign(new CoSign(coSigner, Base64.getEncoder().encodeToString(message),
+                now.plus(settings.coSignWindow()), Optional.empty()));
+    }
+
+    private Result<Transaction> endHeld(Stores stores, Transaction tx, TransactionCommand command) {
+        return step(stores, tx, command, clock.instant()).map(next -> {
+            Holds.release(stores, next, clock.instant());
+            return next;
+        });
+    }
+
+    private Result<Transaction> step(Stores stores, Transaction tx, TransactionCommand command, Instant now) {
+        return TransactionMachine.applyAndStore(stores, events, tx, command, now);
+    }
+}

@@ -1,0 +1,197 @@
+package com.agentwallet.core.payment;
+
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.escrow.EscrowCommand;
+import com.agentwallet.core.escrow.EscrowMachine;
+import com.agentwallet.core.common.Transition;
+import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.wallet.Wallet;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The second phase of every movement of money. Phase one (the use case) committed the transaction
+ * as {@code pending} with its amount held at the source. Here the instruction goes to the ledger
+ * outside any database transaction, and its outcome is applied in a new one: confirmed credits the
+ * destination, rejected gives the hold back, unknown leaves it pending for {@link #recover}.
+ * Applying is idempotent (only a {@code pending} transaction changes) and submissions are
+ * idempotent by transaction id, so a crash at any point is finished by resubmitting.
+ */
+public final class Settlement {
+    private final Storage storage;
+    private final LedgerPort ledger;
+    private final EventPublisher events;
+    private final Clock clock;
+
+    public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.events = requireNonNull(events, "events is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
+    public Transaction settle(OrgId orgId, TxId txId) {
+        record Work(Transaction tx, Optional<LedgerInstruction> instruction) {
+        }
+        Work work = storage.inTransaction(stores -> {
+            Transaction tx = stores.transactions().find(orgId, txId)
+                    .orElseThrow(() -> new IllegalStateException("no transaction " + txId));
+            return new Work(tx, tx.status() == TransactionStatus.PENDING
+                    ? Optional.of(instructionFor(stores, tx)) : Optional.empty());
+        });
+        if (work.instruction().isEmpty()) {
+            return work.tx();
+        }
+        LedgerOutcome outcome = ledger.submit(work.instruction().get());
+        if (outcome instanceof LedgerOutcome.Unknown) {
+            return work.tx();
+        }
+        return storage.inTransaction(stores -> apply(stores, orgId, txId, outcome));
+    }
+
+    public List<Transaction> settleAll(OrgId orgId, List<TxId> txIds) {
+        return txIds.stream().map(id -> settle(orgId, id)).toList();
+    }
+
+    /** Resubmits transactions left pending for at least {@code grace}: after a crash or an unknown outcome. */
+    public int recover(Duration grace, int limit) {
+        List<Transaction> stuck = storage.inTransaction(
+                stores -> stores.transactions().pendingSince(clock.instant().minus(grace), limit));
+        for (Transaction tx : stuck) {
+            settle(tx.orgId(), tx.id());
+        }
+        return stuck.size();
+    }
+
+    /** The ledger instruction of a payment; the co-sign payload is made from this same instruction. */
+    public static LedgerInstruction.Pay payInstruction(Transaction tx, Wallet wallet) {
+        return new LedgerInstruction.Pay(tx.id().value(), wallet.address(), tx.recipient(), tx.amount(), tx.createdAt(),
+                tx.coSign().flatMap(CoSign::signature));
+    }
+
+    private LedgerInstruction instructionFor(Stores stores, Transaction tx) {
+        Wallet wallet = stores.wallets().find(tx.orgId(), tx.walletId())
+                .orElseThrow(() -> new IllegalStateException("wallet of " + tx.id() + " is missing"));
+        String op = tx.id().value();
+        return switch (tx.type()) {
+            case PAYMENT -> payInstruction(tx, wallet);
+            case FUNDING -> new LedgerInstruction.Fund(op, tx.orgId(), wallet.address(), tx.amount());
+            case WITHDRAWAL -> new LedgerInstruction.Withdraw(op, tx.orgId(), wallet.address(), tx.amount());
+            case ESCROW_LOCK -> {
+                Escrow escrow = escrowOf(stores, tx);
+                yield new LedgerInstruction.EscrowLock(op, escrow.id(), wallet.address(), escrow.receiver(), tx.amount(),
+                        escrow.timeoutAt(), escrow.expectedProof());
+            }
+            case ESCROW_RELEASE -> new LedgerInstruction.EscrowRelease(op, escrowOf(stores, tx).id(), tx.recipient(),
+                    tx.amount());
+            case ESCROW_REFUND -> new LedgerInstruction.EscrowRefund(op, escrowOf(stores, tx).id(), wallet.address(),
+                    tx.amount());
+        };
+    }
+
+    private Transaction apply(Stores stores, OrgId orgId, TxId txId, LedgerOutcome outcome) {
+        Transaction tx = stores.transactions().lock(orgId, txId)
+                .orElseThrow(() -> new IllegalStateException("no transaction " + txId));
+        if (tx.status() != TransactionStatus.PENDING) {
+            return tx;
+        }
+        Instant now = clock.instant();
+        if (outcome instanceof LedgerOutcome.Confirmed confirmed) {
+            Transaction next = step(stores, tx, new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()), now);
+            credit(stores, next, now);
+            return next;
+        }
+        LedgerOutcome.Rejected rejected = (LedgerOutcome.Rejected) outcome;
+        if (tx.type() == TransactionType.ESCROW_RELEASE || tx.type() == TransactionType.ESCROW_REFUND) {
+            // The vault can only pay out where its escrow says; a refusal there is transient, so it stays pending.
+            return tx;
+        }
+        Transaction next = step(stores, tx,
+                new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()), now);
+        giveBack(stores, next, now);
+        return next;
+    }
+
+    private Transaction step(Stores stores, Transaction tx, TransactionCommand command, Instant now) {
+        return TransactionMachine.applyAndStore(stores, events, tx, command, now).value();
+    }
+
+    /** Where a confirmed transaction's money arrives in the books. */
+    private void credit(Stores stores, Transaction tx, Instant now) {
+        switch (tx.type()) {
+            case PAYMENT, ESCROW_RELEASE -> stores.wallets().lockByAddress(tx.recipient())
+                    .ifPresent(receiver -> stores.wallets().update(
+                            receiver.withBalance(receiver.balance().plus(tx.amount()), now)));
+            case FUNDING -> {
+                Wallet wallet = lockWallet(stores, tx);
+                Wallet funded = wallet.withBalance(wallet.balance().plus(tx.amount()), now);
+                stores.wallets().update(funded);
+                events.publish(stores, new DomainEvent.WalletBalanceMoved(EventType.WALLET_FUNDED, tx.orgId(),
+                        tx.walletId(), tx.id(), tx.amount(), funded.balance(), now));
+            }
+            case WITHDRAWAL -> {
+                Wallet wallet = stores.wallets().find(tx.orgId(), tx.walletId()).orElseThrow();
+                creditOrganisation(stores, tx.orgId(), tx.amount());
+                events.publish(stores, new DomainEvent.WalletBalanceMoved(EventType.WALLET_WITHDRAWN, tx.orgId(),
+                        tx.walletId(), tx.id(), tx.amount(), wallet.balance(), now));
+            }
+            case ESCROW_REFUND -> {
+                Wallet wallet = lockWallet(stores, tx);
+                stores.wallets().update(wallet.withBalance(wallet.balance().plus(tx.amount()), now));
+            }
+            case ESCROW_LOCK -> {
+                // The funds now sit in the escrow's vault; the escrow record already holds them.
+            }
+        }
+    }
+
+    /** Where a failed transaction's held money goes back to. */
+    private void giveBack(Stores stores, Transaction tx, Instant now) {
+        switch (tx.type()) {
+            case FUNDING -> creditOrganisation(stores, tx.orgId(), tx.amount());
+            case ESCROW_LOCK -> {
+                Escrow escrow = stores.escrows().lock(tx.orgId(), tx.escrowId().orElseThrow()).orElseThrow();
+                Holds.release(stores, tx, now);
+                Transition<Escrow> refunded = EscrowMachine.apply(escrow,
+                        new EscrowCommand.LockFailed(tx.failureReason().orElseThrow()), now).value();
+                stores.escrows().update(refunded.state());
+                events.publish(stores, refunded.events());
+            }
+            default -> Holds.release(stores, tx, now);
+        }
+    }
+
+    private static Wallet lockWallet(Stores stores, Transaction tx) {
+        return stores.wallets().lock(tx.orgId(), tx.walletId())
+                .orElseThrow(() -> new IllegalStateException("wallet of " + tx.id() + " is missing"));
+    }
+
+    private static void creditOrganisation(Stores stores, OrgId orgId, Usdc amount) {
+        Organisation org = stores.organisations().lock(orgId)
+                .orElseThrow(() -> new IllegalStateException("organisation " + orgId + " is missing"));
+        stores.organisations().update(org.withBalance(org.balance().plus(amount)));
+    }
+
+    private static Escrow escrowOf(Stores stores, Transaction tx) {
+        return stores.escrows().find(tx.orgId(), tx.escrowId().orElseThrow())
+                .orElseThrow(() -> new IllegalStateException("escrow of " + tx.id() + " is missing"));
+    }
+}

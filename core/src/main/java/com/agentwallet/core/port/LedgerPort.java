@@ -1,0 +1,25 @@
+package com.agentwallet.core.port;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+
+/**
+ * The ledger and the on-chain wallet program. Implementations are plugins (the simulator, Solana)
+ * chosen by configuration. Every submission is idempotent by its operation id.
+ */
+public interface LedgerPort {
+
+    /** The wallet's program-derived address; deterministic in the organisation and agent ids. */
+    LedgerAddress walletAddress(OrgId orgId, String agentId);
+
+    /** Submits one instruction and waits for it to confirm, up to the adapter's timeout. */
+    LedgerOutcome submit(LedgerInstruction instruction);
+
+    /** The exact bytes an operator signs to co-sign {@code payment} (the serialised ledger message). */
+    byte[] coSignMessage(LedgerInstruction.Pay payment);
+
+    /** The ledger's current slot. */
+    long currentSlot();
+}

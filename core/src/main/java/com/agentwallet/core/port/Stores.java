@@ -1,0 +1,24 @@
+package com.agentwallet.core.port;
+
+/** The stores, bound to one open transaction of {@link Storage}. */
+public interface Stores {
+    OrganisationStore organisations();
+
+    WalletStore wallets();
+
+    PolicyStore policies();
+
+    PolicyAuditLog policyAudit();
+
+    TransactionStore transactions();
+
+    SpendLog spendLog();
+
+    EscrowStore escrows();
+
+    RecipientCategoryStore recipientCategories();
+
+    IdempotencyStore idempotency();
+
+    EventOutbox outbox();
+}

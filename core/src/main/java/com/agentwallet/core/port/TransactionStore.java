@@ -1,0 +1,48 @@
+package com.agentwallet.core.port;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+public interface TransactionStore {
+
+    /** Filters of the history: every present filter must match; {@code from} inclusive, {@code to} exclusive. */
+    record Query(Optional<WalletId> walletId, Optional<TransactionStatus> status, Optional<TransactionType> type,
+                 Optional<Instant> from, Optional<Instant> to) {
+        public static final Query ALL = new Query(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty());
+
+        public static Query ofWallet(WalletId walletId) {
+            return new Query(Optional.of(walletId), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+    }
+
+    void insert(Transaction transaction);
+
+    Optional<Transaction> find(OrgId orgId, TxId id);
+
+    /** Reads the transaction and locks it until the transaction ends. */
+    Optional<Transaction> lock(OrgId orgId, TxId id);
+
+    void update(Transaction transaction);
+
+    Page<Transaction> list(OrgId orgId, Query query, PageRequest page);
+
+    /** Transactions still {@code pending} that were last changed at or before {@code changedBy}: the ledger's unfinished work. */
+    List<Transaction> pendingSince(Instant changedBy, int limit);
+
+    /** Transactions in {@code pending_co_sign} whose approval window closed at or before {@code now}. */
+    List<Transaction> coSignExpiredBy(Instant now, int limit);
+
+    /** Whether the wallet has a payment waiting for its co-signature. */
+    boolean anyAwaitingCoSign(OrgId orgId, WalletId walletId);
+}

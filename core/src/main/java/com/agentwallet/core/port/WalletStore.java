@@ -1,0 +1,49 @@
+package com.agentwallet.core.port;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+public interface WalletStore {
+
+    /** Filters of the wallet list: by status, and by tags (a wallet matches when it has all of them). */
+    record Query(Optional<WalletStatus> status, List<String> tags) {
+        public static final Query ALL = new Query(Optional.empty(), List.of());
+
+        public Query {
+            tags = List.copyOf(tags);
+        }
+    }
+
+    /** Inserts the wallet, or returns false when the organisation already has one for its agent id. */
+    boolean insertIfAbsent(Wallet wallet);
+
+    Optional<Wallet> find(OrgId orgId, WalletId id);
+
+    /** Reads the wallet and locks it until the transaction ends. */
+    Optional<Wallet> lock(OrgId orgId, WalletId id);
+
+    /** Any organisation's wallet: escrows and payments may go to wallets of other organisations. */
+    Optional<Wallet> findAnyOrg(WalletId id);
+
+    /** The wallet at a ledger address, in any organisation, locked. */
+    Optional<Wallet> lockByAddress(String address);
+
+    void update(Wallet wallet);
+
+    Page<Wallet> list(OrgId orgId, Query query, PageRequest page);
+
+    /** Whether a wallet that is not archived uses the policy. */
+    boolean anyUsesPolicy(OrgId orgId, PolicyId policyId);
+
+    /** Active wallets whose policy's expiry is at or before {@code now}, oldest expiry first. */
+    List<Wallet> activeWithPolicyExpiredBy(Instant now, int limit);
+}

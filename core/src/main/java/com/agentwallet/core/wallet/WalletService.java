@@ -1,0 +1,287 @@
+package com.agentwallet.core.wallet;
+
+import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Result;
+import com.agentwallet.core.common.Transition;
+import com.agentwallet.core.common.ValidationException;
+import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerAdmin;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.SessionGrant;
+import com.agentwallet.core.policy.SpendSummary;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.WalletStore;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/** Use cases of wallets: provisioning, changes of details and status, funding, withdrawal, archiving, tokens. */
+public final class WalletService {
+    private final Storage storage;
+    private final LedgerPort ledger;
+    private final Settlement settlement;
+    private final Allocation allocation;
+    private final EventPublisher events;
+    private final IdGenerator ids;
+    private final Clock clock;
+    private final CoreSettings settings;
+
+    public WalletService(Storage storage, LedgerPort ledger, Settlement settlement, Allocation allocation,
+                         EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.settlement = requireNonNull(settlement, "settlement is null");
+        this.allocation = requireNonNull(allocation, "allocation is null");
+        this.events = requireNonNull(events, "events is null");
+        this.ids = requireNonNull(ids, "ids is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.settings = requireNonNull(settings, "settings is null");
+    }
+
+    public Result<CreatedWallet> create(CreateWallet command) {
+        Duration ttl = sessionTtl(command.sessionTtl());
+        return storage.inTransaction(stores -> {
+            if (stores.policies().find(command.orgId(), command.policyId()).isEmpty()) {
+                return Result.refused(new Rejection.NotFound("policy", command.policyId().value()));
+            }
+            Instant now = clock.instant();
+            LedgerAddress address = ledger.walletAddress(command.orgId(), command.agentId());
+            Wallet wallet = new Wallet(ids.wallet(), command.orgId(), command.agentId(), command.label(),
+                    command.policyId(), command.tags(), WalletStatus.ACTIVE, address, Usdc.ZERO, SpendSummary.EMPTY,
+                    0, Optional.empty(), now, now);
+            if (!stores.wallets().insertIfAbsent(wallet)) {
+                return Result.refused(new Rejection.AlreadyExists(
+                        "The organisation already has a wallet for agent '" + command.agentId() + "'"));
+            }
+            LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
+                    command.orgId(), command.agentId(), command.policyId()));
+            events.publish(stores, new DomainEvent.WalletCreated(command.orgId(), wallet.id(), command.agentId(),
+                    address, now));
+            return Result.ok(new CreatedWallet(wallet, new SessionGrant(wallet.id(), 0, now.plus(ttl))));
+        });
+    }
+
+    public Result<Wallet> get(OrgId orgId, WalletId walletId) {
+        return storage.inTransaction(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId));
+    }
+
+    public Page<Wallet> list(OrgId orgId, WalletStore.Query query, PageRequest page) {
+        return storage.inTransaction(stores -> stores.wallets().list(orgId, query, page));
+    }
+
+    public Result<Wallet> update(OrgId orgId, WalletId walletId, WalletUpdate update) {
+        return storage.inTransaction(stores -> lockOpen(stores, orgId, walletId).flatMap(wallet -> {
+            Instant now = clock.instant();
+            PolicyId policyId = update.policyId().applyToRequired(wallet.policyId(), "policy_id");
+            if (!policyId.equals(wallet.policyId()) && stores.policies().find(orgId, policyId).isEmpty()) {
+                return Result.refused(new Rejection.NotFound("policy", policyId.value()));
+            }
+            String label = Wallet.requireLabel(update.label().applyToRequired(wallet.label(), "label"));
+            Wallet changed = wallet.withDetails(label, policyId, now);
+            List<DomainEvent> statusEvents = List.of();
+            if (update.status().isPresent() && update.status().get() != wallet.status()) {
+                WalletCommand command = update.status().get() == WalletStatus.FROZEN
+                        ? new WalletCommand.Freeze() : new WalletCommand.Unfreeze();
+                Result<Transition<Wallet>> transition = WalletMachine.apply(changed, command, now);
+                if (!transition.isOk()) {
+                    return Result.refused(transition.rejection());
+                }
+                changed = transition.value().state();
+                statusEvents = transition.value().events();
+            }
+            if (changed.status() != wallet.status() || !changed.policyId().equals(wallet.policyId())) {
+                syncToLedger(changed);
+            }
+            stores.wallets().update(changed);
+            events.publish(stores, statusEvents);
+            return Result.ok(changed);
+        }));
+    }
+
+    /** Allocates organisation funds to the wallet; answers the wallet after the ledger's outcome. */
+    public Result<Wallet> fund(OrgId orgId, WalletId walletId, Usdc amount) {
+        return fundBatch(orgId, List.of(new Funding(walletId, amount))).map(wallets -> wallets.get(0));
+    }
+
+    /** Allocates to several wallets at once: all are accepted, or none (a missing wallet, too little money). */
+    public Result<List<Wallet>> fundBatch(OrgId orgId, List<Funding> lines) {
+        ValidationException.check(!lines.isEmpty() && lines.size() <= Funding.MAX_BATCH, "data",
+                "a batch holds 1 to " + Funding.MAX_BATCH + " fundings");
+        Set<WalletId> distinct = new HashSet<>();
+        for (Funding line : lines) {
+            ValidationException.check(distinct.add(line.walletId()), "wallet_id",
+                    "wallet " + line.walletId() + " appears twice in the batch");
+        }
+        Result<List<Transaction>> accepted = storage.inTransaction(stores -> {
+            List<Wallet> wallets = new ArrayList<>();
+            for (Funding line : lines.stream().sorted(Comparator.comparing(l -> l.walletId().value())).toList()) {
+                Result<Wallet> wallet = lockOpen(stores, orgId, line.walletId());
+                if (!wallet.isOk()) {
+                    return Result.refused(wallet.rejection());
+                }
+                wallets.add(wallet.value());
+            }
+            List<Usdc> amounts = wallets.stream().map(w -> amountFor(lines, w.id())).toList();
+            return allocation.fund(stores, orgId, wallets, amounts, clock.instant());
+        });
+        return accepted.map(fundings -> {
+            settlement.settleAll(orgId, fundings.stream().map(Transaction::id).toList());
+            return lines.stream().map(line -> get(orgId, line.walletId()).value()).toList();
+        });
+    }
+
+    /** Returns wallet funds to the organisation; {@code amount} empty means the whole balance. */
+    public Result<Wallet> withdraw(OrgId orgId, WalletId walletId, Optional<Usdc> amount) {
+        Result<Transaction> withdrawal = storage.inTransaction(stores -> lockOpen(stores, orgId, walletId)
+                .flatMap(wallet -> startWithdrawal(stores, wallet, amount.orElse(wallet.balance()))));
+        return withdrawal.flatMap(tx -> {
+            settlement.settle(orgId, tx.id());
+            return get(orgId, walletId);
+        });
+    }
+
+    /**
+     * Archives the wallet and returns its balance to the organisation. Refused while it has a locked
+     * or disputed escrow or a payment waiting for its co-signature.
+     */
+    public Result<Wallet> archive(OrgId orgId, WalletId walletId) {
+        record Archived(Wallet wallet, Optional<Transaction> withdrawal) {
+        }
+        Result<Archived> archived = storage.inTransaction(stores -> lockOpen(stores, orgId, walletId).flatMap(wallet -> {
+            if (stores.escrows().anyOpenFrom(orgId, walletId)) {
+                return Result.refused(new Rejection.InvalidState(
+                        "Wallet " + walletId + " has a locked or disputed escrow; settle it before archiving"));
+            }
+            if (stores.transactions().anyAwaitingCoSign(orgId, walletId)) {
+                return Result.refused(new Rejection.InvalidState(
+                        "Wallet " + walletId + " has a payment waiting for co-signature; co-sign or reject it first"));
+            }
+            Instant now = clock.instant();
+            Transition<Wallet> transition = WalletMachine.apply(wallet, new WalletCommand.Archive(), now).value();
+            Wallet next = transition.state();
+            syncToLedger(next);
+            stores.wallets().update(next);
+            events.publish(stores, transition.events());
+            if (next.balance().isZero()) {
+                return Result.ok(new Archived(next, Optional.empty()));
+            }
+            return startWithdrawal(stores, next, next.balance()).map(tx -> new Archived(next, Optional.of(tx)));
+        }));
+        return archived.flatMap(done -> {
+            done.withdrawal().ifPresent(tx -> settlement.settle(orgId, tx.id()));
+            return get(orgId, walletId);
+        });
+    }
+
+    public Result<Wallet> setAutoTopup(OrgId orgId, WalletId walletId, Optional<AutoTopup> rule) {
+        return storage.inTransaction(stores -> lockOpen(stores, orgId, walletId).map(wallet -> {
+            Wallet next = wallet.withAutoTopup(rule, clock.instant());
+            stores.wallets().update(next);
+            return next;
+        }));
+    }
+
+    /** Revokes every session token of the wallet at once and grants a new one. */
+    public Result<SessionGrant> rotateSession(OrgId orgId, WalletId walletId, Optional<Duration> ttl) {
+        Duration lifetime = sessionTtl(ttl);
+        return storage.inTransaction(stores -> lockOpen(stores, orgId, walletId).map(wallet -> {
+            Instant now = clock.instant();
+            Wallet next = wallet.withNextSessionVersion(now);
+            stores.wallets().update(next);
+            return new SessionGrant(walletId, next.sessionVersion(), now.plus(lifetime));
+        }));
+    }
+
+    /** Clockwork: freezes active wallets whose policy expired, each with {@code policy.expired}. */
+    public int freezeExpired(int limit) {
+        List<Wallet> due = storage.inTransaction(stores -> stores.wallets().activeWithPolicyExpiredBy(clock.instant(), limit));
+        int frozen = 0;
+        for (Wallet candidate : due) {
+            boolean changed = storage.inTransaction(stores -> {
+                Optional<Wallet> wallet = stores.wallets().lock(candidate.orgId(), candidate.id());
+                Optional<Instant> expiry = wallet.flatMap(w -> stores.policies().find(w.orgId(), w.policyId()))
+                        .flatMap(policy -> policy.rules().expiry());
+                if (wallet.isEmpty() || expiry.isEmpty()) {
+                    return false;
+                }
+                Result<Transition<Wallet>> transition = WalletMachine.apply(wallet.get(),
+                        new WalletCommand.PolicyExpired(expiry.get()), clock.instant());
+                if (!transition.isOk()) {
+                    return false;
+                }
+                syncToLedger(transition.value().state());
+                stores.wallets().update(transition.value().state());
+                events.publish(stores, transition.value().events());
+                return true;
+            });
+            frozen += changed ? 1 : 0;
+        }
+        return frozen;
+    }
+
+    private Result<Transaction> startWithdrawal(Stores stores, Wallet wallet, Usdc amount) {
+        if (amount.isZero() || wallet.balance().isLessThan(amount)) {
+            return Result.refused(new Rejection.InsufficientFunds(
+                    "Wallet " + wallet.id() + " holds " + wallet.balance() + "; cannot withdraw " + amount));
+        }
+        Instant now = clock.instant();
+        stores.wallets().update(wallet.withBalance(wallet.balance().minus(amount), now));
+        Transaction withdrawal = Transaction.open(ids.tx(), wallet.orgId(), wallet.id(), TransactionType.WITHDRAWAL,
+                TransactionStatus.PENDING, amount, wallet.orgId().value(), now);
+        stores.transactions().insert(withdrawal);
+        return Result.ok(withdrawal);
+    }
+
+    private void syncToLedger(Wallet wallet) {
+        LedgerAdmin.require(ledger, new LedgerInstruction.UpdateWallet(
+                "wallet:" + wallet.id() + ":" + wallet.status().wireName() + ":" + wallet.policyId() + ":"
+                        + wallet.updatedAt().toEpochMilli(),
+                wallet.address(), wallet.status(), wallet.policyId()));
+    }
+
+    private Duration sessionTtl(Optional<Duration> requested) {
+        Duration ttl = requested.orElse(settings.defaultSessionTtl());
+        ValidationException.check(ttl.compareTo(settings.minSessionTtl()) >= 0
+                        && ttl.compareTo(settings.maxSessionTtl()) <= 0, "ttl_seconds",
+                "'ttl_seconds' must be between " + settings.minSessionTtl().toSeconds() + " and "
+                        + settings.maxSessionTtl().toSeconds());
+        return ttl;
+    }
+
+    /** The wallet, locked, unless it is missing (not found) or archived (invalid state). */
+    private static Result<Wallet> lockOpen(Stores stores, OrgId orgId, WalletId walletId) {
+        return Result.found(stores.wallets().lock(orgId, walletId), "wallet", walletId).flatMap(wallet ->
+                wallet.status() == WalletStatus.ARCHIVED
+                        ? Result.refused(new Rejection.InvalidState("Wallet " + walletId + " is archived"))
+                        : Result.ok(wallet));
+    }
+
+    private static Usdc amountFor(List<Funding> lines, WalletId walletId) {
+        return lines.stream().filter(l -> l.walletId().equals(walletId)).findFirst().orElseThrow().amount();
+    }
+}

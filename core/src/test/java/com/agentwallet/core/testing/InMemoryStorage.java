@@ -1,0 +1,513 @@
+package com.agentwallet.core.testing;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyAuditEntry;
+import com.agentwallet.core.policy.SpendEntry;
+import com.agentwallet.core.policy.TimeRange;
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.EventOutbox;
+import com.agentwallet.core.port.IdempotencyStore;
+import com.agentwallet.core.port.OrganisationStore;
+import com.agentwallet.core.port.PolicyAuditLog;
+import com.agentwallet.core.port.PolicyStore;
+import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.SpendLog;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * The stores in memory, for the core's tests and benchmarks. Transactions run one at a time under
+ * one lock (so row locks are implied), and a transaction that throws is undone from an undo log,
+ * which gives the same all-or-nothing behaviour the database adapter has.
+ */
+public final class InMemoryStorage implements Storage {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Deque<Runnable> undo = new ArrayDeque<>();
+
+    private final Map<OrgId, Organisation> organisations = new HashMap<>();
+    private final Map<WalletId, Wallet> wallets = new LinkedHashMap<>();
+    private final Map<PolicyId, Policy> policies = new LinkedHashMap<>();
+    private final List<PolicyAuditEntry> audit = new ArrayList<>();
+    private final Map<TxId, Transaction> transactions = new LinkedHashMap<>();
+    private final Map<WalletId, TreeMap<SpendKey, SpendEntry>> spends = new HashMap<>();
+    private final Map<EscrowId, Escrow> escrows = new LinkedHashMap<>();
+    private final Map<OrgId, Map<String, String>> categories = new HashMap<>();
+    private final Map<String, IdempotencyRecord> idempotency = new HashMap<>();
+    private final List<OutboxEvent> outbox = new ArrayList<>();
+
+    private final Stores stores = new BoundStores();
+
+    @Override
+    public <T> T inTransaction(Function<Stores, T> work) {
+        lock.lock();
+        try {
+            boolean outermost = undo.isEmpty();
+            int mark = undo.size();
+            try {
+                T result = work.apply(stores);
+                if (outermost) {
+                    undo.clear();
+                }
+                return result;
+            } catch (RuntimeException | Error failure) {
+                while (undo.size() > mark) {
+                    undo.pop().run();
+                }
+                throw failure;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every event written so far, in order: what a test inspects instead of a webhook receiver. */
+    public List<OutboxEvent> outbox() {
+        return inTransaction(s -> List.copyOf(outbox));
+    }
+
+    /** All rows of a kind, for invariant checks. */
+    public List<Organisation> allOrganisations() {
+        return inTransaction(s -> List.copyOf(organisations.values()));
+    }
+
+    public List<Wallet> allWallets() {
+        return inTransaction(s -> List.copyOf(wallets.values()));
+    }
+
+    public List<Transaction> allTransactions() {
+        return inTransaction(s -> List.copyOf(transactions.values()));
+    }
+
+    public List<Escrow> allEscrows() {
+        return inTransaction(s -> List.copyOf(escrows.values()));
+    }
+
+    public List<SpendEntry> spendsOf(WalletId walletId) {
+        return inTransaction(s -> List.copyOf(spends.getOrDefault(walletId, new TreeMap<>()).values()));
+    }
+
+    private <K, V> void put(Map<K, V> map, K key, V value) {
+        V previous = map.put(key, value);
+        undo.push(previous == null ? () -> map.remove(key) : () -> map.put(key, previous));
+    }
+
+    private <K, V> void remove(Map<K, V> map, K key) {
+        V previous = map.remove(key);
+        if (previous != null) {
+            undo.push(() -> map.put(key, previous));
+        }
+    }
+
+    private <V> void append(List<V> list, V value) {
+        list.add(value);
+        undo.push(() -> list.remove(list.size() - 1));
+    }
+
+    private record SpendKey(Instant at, String txId) implements Comparable<SpendKey> {
+        private static final Comparator<SpendKey> ORDER =
+                Comparator.comparing(SpendKey::at).thenComparing(SpendKey::txId);
+
+        @Override
+        public int compareTo(SpendKey other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
+    private final class BoundStores implements Stores {
+        private final OrganisationStore organisationStore = new Organisations();
+        private final WalletStore walletStore = new Wallets();
+        private final PolicyStore policyStore = new Policies();
+        private final PolicyAuditLog auditLog = new AuditLog();
+        private final TransactionStore transactionStore = new Transactions();
+        private final SpendLog spendLog = new Spends();
+        private final EscrowStore escrowStore = new Escrows();
+        private final RecipientCategoryStore categoryStore = new Categories();
+        private final IdempotencyStore idempotencyStore = new Idempotency();
+        private final EventOutbox eventOutbox = event -> append(outbox, event);
+
+        public OrganisationStore organisations() {
+            return organisationStore;
+        }
+
+        public WalletStore wallets() {
+            return walletStore;
+        }
+
+        public PolicyStore policies() {
+            return policyStore;
+        }
+
+        public PolicyAuditLog policyAudit() {
+            return auditLog;
+        }
+
+        public TransactionStore transactions() {
+            return transactionStore;
+        }
+
+        public SpendLog spendLog() {
+            return spendLog;
+        }
+
+        public EscrowStore escrows() {
+            return escrowStore;
+        }
+
+        public RecipientCategoryStore recipientCategories() {
+            return categoryStore;
+        }
+
+        public IdempotencyStore idempotency() {
+            return idempotencyStore;
+        }
+
+        public EventOutbox outbox() {
+            return eventOutbox;
+        }
+    }
+
+    private final class Organisations implements OrganisationStore {
+        public void insert(Organisation organisation) {
+            if (organisations.containsKey(organisation.id())) {
+                throw new IllegalStateException("duplicate organisation " + organisation.id());
+            }
+            put(organisations, organisation.id(), organisation);
+        }
+
+        public Optional<Organisation> find(OrgId id) {
+            return Optional.ofNullable(organisations.get(id));
+        }
+
+        public Optional<Organisation> lock(OrgId id) {
+            return find(id);
+        }
+
+        public void update(Organisation organisation) {
+            requirePresent(organisations, organisation.id());
+            put(organisations, organisation.id(), organisation);
+        }
+    }
+
+    private final class Wallets implements WalletStore {
+        public boolean insertIfAbsent(Wallet wallet) {
+            boolean taken = wallets.values().stream().anyMatch(w -> w.orgId().equals(wallet.orgId())
+                    && w.agentId().equals(wallet.agentId()));
+            if (taken) {
+                return false;
+            }
+            put(wallets, wallet.id(), wallet);
+            return true;
+        }
+
+        public Optional<Wallet> find(OrgId orgId, WalletId id) {
+            return Optional.ofNullable(wallets.get(id)).filter(w -> w.orgId().equals(orgId));
+        }
+
+        public Optional<Wallet> lock(OrgId orgId, WalletId id) {
+            return find(orgId, id);
+        }
+
+        public Optional<Wallet> findAnyOrg(WalletId id) {
+            return Optional.ofNullable(wallets.get(id));
+        }
+
+        public Optional<Wallet> lockByAddress(String address) {
+            return wallets.values().stream().filter(w -> w.address().base58().equals(address)).findFirst();
+        }
+
+        public void update(Wallet wallet) {
+            requirePresent(wallets, wallet.id());
+            put(wallets, wallet.id(), wallet);
+        }
+
+        public Page<Wallet> list(OrgId orgId, Query query, PageRequest page) {
+            return page(wallets.values(), w -> w.orgId().equals(orgId)
+                            && query.status().map(s -> s == w.status()).orElse(true)
+                            && w.tags().containsAll(query.tags()),
+                    Wallet::createdAt, w -> w.id().value(), page);
+        }
+
+        public boolean anyUsesPolicy(OrgId orgId, PolicyId policyId) {
+            return wallets.values().stream().anyMatch(w -> w.orgId().equals(orgId) && w.policyId().equals(policyId)
+                    && w.status() != WalletStatus.ARCHIVED);
+        }
+
+        public List<Wallet> activeWithPolicyExpiredBy(Instant now, int limit) {
+            return wallets.values().stream()
+                    .filter(w -> w.status() == WalletStatus.ACTIVE)
+                    .filter(w -> Optional.ofNullable(policies.get(w.policyId()))
+                            .map(p -> p.rules().isExpiredAt(now)).orElse(false))
+                    .sorted(Comparator.comparing(w -> policies.get(w.policyId()).rules().expiry().orElseThrow()))
+                    .limit(limit)
+                    .toList();
+        }
+    }
+
+    private final class Policies implements PolicyStore {
+        public void insert(Policy policy) {
+            if (policies.containsKey(policy.id())) {
+                throw new IllegalStateException("duplicate policy " + policy.id());
+            }
+            put(policies, policy.id(), policy);
+        }
+
+        public Optional<Policy> find(OrgId orgId, PolicyId id) {
+            return Optional.ofNullable(policies.get(id)).filter(p -> p.orgId().equals(orgId));
+        }
+
+        public Optional<Policy> lock(OrgId orgId, PolicyId id) {
+            return find(orgId, id);
+        }
+
+        public void update(Policy policy) {
+            requirePresent(policies, policy.id());
+            put(policies, policy.id(), policy);
+        }
+
+        public void delete(OrgId orgId, PolicyId id) {
+            find(orgId, id).ifPresent(p -> remove(policies, id));
+        }
+
+        public Page<Policy> list(OrgId orgId, PageRequest page) {
+            return page(policies.values(), p -> p.orgId().equals(orgId), Policy::createdAt, p -> p.id().value(), page);
+        }
+
+        public List<Policy> blockingAny(OrgId orgId, Set<String> blocked) {
+            return policies.values().stream()
+                    .filter(p -> p.orgId().equals(orgId))
+                    .filter(p -> p.rules().blockedCategories().stream().anyMatch(blocked::contains))
+                    .toList();
+        }
+    }
+
+    private final class AuditLog implements PolicyAuditLog {
+        public void append(PolicyAuditEntry entry) {
+            InMemoryStorage.this.append(audit, entry);
+        }
+
+        public Page<PolicyAuditEntry> list(OrgId orgId, PolicyId policyId, PageRequest page) {
+            return page(audit, e -> e.orgId().equals(orgId) && e.policyId().equals(policyId),
+                    PolicyAuditEntry::at, e -> String.format("%019d", e.version()), page);
+        }
+    }
+
+    private final class Transactions implements TransactionStore {
+        public void insert(Transaction transaction) {
+            if (transactions.containsKey(transaction.id())) {
+                throw new IllegalStateException("duplicate transaction " + transaction.id());
+            }
+            put(transactions, transaction.id(), transaction);
+        }
+
+        public Optional<Transaction> find(OrgId orgId, TxId id) {
+            return Optional.ofNullable(transactions.get(id)).filter(t -> t.orgId().equals(orgId));
+        }
+
+        public Optional<Transaction> lock(OrgId orgId, TxId id) {
+            return find(orgId, id);
+        }
+
+        public void update(Transaction transaction) {
+            requirePresent(transactions, transaction.id());
+            put(transactions, transaction.id(), transaction);
+        }
+
+        public Page<Transaction> list(OrgId orgId, Query query, PageRequest page) {
+            return page(transactions.values(), t -> t.orgId().equals(orgId)
+                            && query.walletId().map(t.walletId()::equals).orElse(true)
+                            && query.status().map(s -> s == t.status()).orElse(true)
+                            && query.type().map(type -> type == t.type()).orElse(true)
+                            && query.from().map(from -> !t.createdAt().isBefore(from)).orElse(true)
+                            && query.to().map(to -> t.createdAt().isBefore(to)).orElse(true),
+                    Transaction::createdAt, t -> t.id().value(), page);
+        }
+
+        public List<Transaction> pendingSince(Instant changedBy, int limit) {
+            return transactions.values().stream()
+                    .filter(t -> t.status() == TransactionStatus.PENDING && !t.updatedAt().isAfter(changedBy))
+                    .sorted(Comparator.comparing(Transaction::updatedAt))
+                    .limit(limit)
+                    .toList();
+        }
+
+        public List<Transaction> coSignExpiredBy(Instant now, int limit) {
+            return transactions.values().stream()
+                    .filter(t -> t.status() == TransactionStatus.PENDING_CO_SIGN
+                            && !t.coSign().orElseThrow().expiresAt().isAfter(now))
+                    .sorted(Comparator.comparing(t -> t.coSign().orElseThrow().expiresAt()))
+                    .limit(limit)
+                    .toList();
+        }
+
+        public boolean anyAwaitingCoSign(OrgId orgId, WalletId walletId) {
+            return transactions.values().stream().anyMatch(t -> t.orgId().equals(orgId)
+                    && t.walletId().equals(walletId) && t.status() == TransactionStatus.PENDING_CO_SIGN);
+        }
+    }
+
+    private final class Spends implements SpendLog {
+        public void append(WalletId walletId, SpendEntry entry) {
+            TreeMap<SpendKey, SpendEntry> log = spends.computeIfAbsent(walletId, id -> new TreeMap<>());
+            put(log, new SpendKey(entry.at(), entry.txId().value()), entry);
+        }
+
+        public Optional<SpendEntry> remove(WalletId walletId, TxId txId) {
+            TreeMap<SpendKey, SpendEntry> log = spends.getOrDefault(walletId, new TreeMap<>());
+            Optional<SpendKey> key = log.entrySet().stream()
+                    .filter(e -> e.getValue().txId().equals(txId)).map(Map.Entry::getKey).findFirst();
+            Optional<SpendEntry> removed = key.map(log::get);
+            key.ifPresent(k -> InMemoryStorage.this.remove(log, k));
+            return removed;
+        }
+
+        public List<SpendEntry> entriesIn(WalletId walletId, List<TimeRange> ranges) {
+            TreeMap<SpendKey, SpendEntry> log = spends.getOrDefault(walletId, new TreeMap<>());
+            Map<TxId, SpendEntry> found = new LinkedHashMap<>();
+            for (TimeRange range : ranges) {
+                log.subMap(new SpendKey(range.after(), "\uffff"), true, new SpendKey(range.until(), "\uffff"), true)
+                        .values().forEach(e -> found.put(e.txId(), e));
+            }
+            return List.copyOf(found.values());
+        }
+    }
+
+    private final class Escrows implements EscrowStore {
+        public void insert(Escrow escrow) {
+            if (escrows.containsKey(escrow.id())) {
+                throw new IllegalStateException("duplicate escrow " + escrow.id());
+            }
+            put(escrows, escrow.id(), escrow);
+        }
+
+        public Optional<Escrow> find(OrgId orgId, EscrowId id) {
+            return Optional.ofNullable(escrows.get(id)).filter(e -> e.orgId().equals(orgId));
+        }
+
+        public Optional<Escrow> lock(OrgId orgId, EscrowId id) {
+            return find(orgId, id);
+        }
+
+        public void update(Escrow escrow) {
+            requirePresent(escrows, escrow.id());
+            put(escrows, escrow.id(), escrow);
+        }
+
+        public Page<Escrow> list(OrgId orgId, Query query, PageRequest page) {
+            return page(escrows.values(), e -> e.orgId().equals(orgId)
+                            && query.walletId().map(e.fromWallet()::equals).orElse(true)
+                            && query.status().map(s -> s == e.status()).orElse(true),
+                    Escrow::createdAt, e -> e.id().value(), page);
+        }
+
+        public List<Escrow> lockedTimedOutBy(Instant now, int limit) {
+            return escrows.values().stream()
+                    .filter(e -> e.status() == EscrowStatus.LOCKED && !e.timeoutAt().isAfter(now))
+                    .sorted(Comparator.comparing(Escrow::timeoutAt))
+                    .limit(limit)
+                    .toList();
+        }
+
+        public boolean anyOpenFrom(OrgId orgId, WalletId walletId) {
+            return escrows.values().stream().anyMatch(e -> e.orgId().equals(orgId) && e.fromWallet().equals(walletId)
+                    && !e.status().isTerminal());
+        }
+    }
+
+    private final class Categories implements RecipientCategoryStore {
+        public Optional<String> categoryOf(OrgId orgId, String recipient) {
+            return Optional.ofNullable(categories.getOrDefault(orgId, Map.of()).get(recipient));
+        }
+
+        public void put(OrgId orgId, String recipient, String category) {
+            InMemoryStorage.this.put(categories.computeIfAbsent(orgId, id -> new HashMap<>()), recipient, category);
+        }
+
+        public Set<String> recipientsIn(OrgId orgId, Set<String> wanted) {
+            return categories.getOrDefault(orgId, Map.of()).entrySet().stream()
+                    .filter(e -> wanted.contains(e.getValue()))
+                    .map(Map.Entry::getKey)
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    private final class Idempotency implements IdempotencyStore {
+        public Optional<IdempotencyRecord> find(OrgId orgId, String key) {
+            return Optional.ofNullable(idempotency.get(orgId.value() + "\u0000" + key));
+        }
+
+        public void insert(IdempotencyRecord record) {
+            String key = record.orgId().value() + "\u0000" + record.key();
+            if (idempotency.containsKey(key)) {
+                throw new IllegalStateException("duplicate idempotency key " + record.key());
+            }
+            put(idempotency, key, record);
+        }
+    }
+
+    private static <K> void requirePresent(Map<K, ?> map, K key) {
+        if (!map.containsKey(key)) {
+            throw new IllegalStateException("no row " + key + " to update");
+        }
+    }
+
+    /** Newest first by (time, id); the cursor is the id of the last item of the page. */
+    private static <T> Page<T> page(Iterable<T> rows, Predicate<T> filter, Function<T, Instant> time,
+                                    Function<T, String> id, PageRequest request) {
+        List<T> matching = new ArrayList<>();
+        rows.forEach(row -> {
+            if (filter.test(row)) {
+                matching.add(row);
+            }
+        });
+        matching.sort(Comparator.comparing(time).thenComparing(id).reversed());
+        int start = 0;
+        if (request.cursor().isPresent()) {
+            String cursor = request.cursor().get();
+            for (int i = 0; i < matching.size(); i++) {
+                if (id.apply(matching.get(i)).equals(cursor)) {
+                    start = i + 1;
+                    break;
+                }
+            }
+        }
+        int end = Math.min(matching.size(), start + request.limit());
+        List<T> data = matching.subList(start, end);
+        boolean more = end < matching.size();
+        return new Page<>(data, more, more ? Optional.of(id.apply(data.get(data.size() - 1))) : Optional.empty());
+    }
+}
