@@ -65,14 +65,16 @@ public final class EscrowService {
                     Instant now = clock.instant();
                     return spending.evaluate(stores, wallet, command.session(), command.amount(), receiver.address(),
                             PaymentCheck.Kind.ESCROW_LOCK, now).flatMap(attempt -> {
+                        if (attempt.decision() instanceof Decision.Blocked blocked) {
+                            spending.recordBlocked(stores, attempt, Transaction.open(ids.tx(), command.orgId(),
+                                    wallet.id(), TransactionType.ESCROW_LOCK, TransactionStatus.PENDING,
+                                    command.amount(), receiver.address(), now), now);
+                            return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
+                        }
                         EscrowId escrowId = ids.escrow();
                         Transaction lockTx = Transaction.open(ids.tx(), command.orgId(), wallet.id(),
                                 TransactionType.ESCROW_LOCK, TransactionStatus.PENDING, command.amount(),
                                 escrowId.value(), now).withEscrow(escrowId);
-                        if (attempt.decision() instanceof Decision.Blocked blocked) {
-                            spending.recordBlocked(stores, attempt, lockTx, now);
-                            return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
-                        }
                         Escrow escrow = new Escrow(escrowId, command.orgId(), wallet.id(), command.toWallet(),
                                 receiver.address(), receiver.wallet(), command.amount(), command.taskDescription(),
                                 command.timeoutSeconds(), now.plusSeconds(command.timeoutSeconds()),
