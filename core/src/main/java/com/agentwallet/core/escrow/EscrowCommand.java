@@ -1,5 +1,7 @@
 package com.agentwallet.core.escrow;
 
+import com.agentwallet.core.common.WireNamed;
+
 import static java.util.Objects.requireNonNull;
 
 /** What can happen to an escrow. */
@@ -37,17 +39,7 @@ public sealed interface EscrowCommand {
         }
     }
 
-    enum Outcome {
-        RELEASE("release"), REFUND("refund");
-
-        private final String wireName;
-
-        Outcome(String wireName) {
-            this.wireName = wireName;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
+    enum Outcome implements WireNamed {
+        RELEASE, REFUND
     }
 }

@@ -1,32 +1,20 @@
 package com.agentwallet.core.payment;
 
-import com.agentwallet.core.common.ValidationException;
-
-import java.util.Arrays;
+import com.agentwallet.core.common.WireNamed;
 
 /**
  * A transaction's states: {@code pending_co_sign → (pending →) confirmed | failed}, or
  * {@code rejected} / {@code expired} from {@code pending_co_sign}; {@code blocked} is recorded for
  * history and never submitted.
  */
-public enum TransactionStatus {
-    PENDING_CO_SIGN("pending_co_sign"),
-    PENDING("pending"),
-    CONFIRMED("confirmed"),
-    FAILED("failed"),
-    REJECTED("rejected"),
-    EXPIRED("expired"),
-    BLOCKED("blocked");
-
-    private final String wireName;
-
-    TransactionStatus(String wireName) {
-        this.wireName = wireName;
-    }
-
-    public String wireName() {
-        return wireName;
-    }
+public enum TransactionStatus implements WireNamed {
+    PENDING_CO_SIGN,
+    PENDING,
+    CONFIRMED,
+    FAILED,
+    REJECTED,
+    EXPIRED,
+    BLOCKED;
 
     public boolean isTerminal() {
         return this != PENDING_CO_SIGN && this != PENDING;
@@ -38,8 +26,6 @@ public enum TransactionStatus {
     }
 
     public static TransactionStatus fromWire(String name, String param) {
-        return Arrays.stream(values()).filter(s -> s.wireName.equals(name)).findFirst()
-                .orElseThrow(() -> new ValidationException(param, "'" + param + "' must be one of pending_co_sign, "
-                        + "pending, confirmed, failed, rejected, expired, blocked"));
+        return WireNamed.parse(TransactionStatus.class, name, param);
     }
 }

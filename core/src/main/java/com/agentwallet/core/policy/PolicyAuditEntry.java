@@ -1,6 +1,7 @@
 package com.agentwallet.core.policy;
 
 import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.common.WireNamed;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 
@@ -19,18 +20,8 @@ public record PolicyAuditEntry(
         Instant at,
         List<FieldChange> changes) {
 
-    public enum Action {
-        CREATED("created"), UPDATED("updated"), DELETED("deleted");
-
-        private final String wireName;
-
-        Action(String wireName) {
-            this.wireName = wireName;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
+    public enum Action implements WireNamed {
+        CREATED, UPDATED, DELETED
     }
 
     public PolicyAuditEntry {
