@@ -1,6 +1,7 @@
 package com.agentwallet.core.crypto;
 
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.Signature;
@@ -29,8 +30,11 @@ public final class Ed25519 {
         System.arraycopy(X509_PREFIX, 0, encoded, 0, X509_PREFIX.length);
         System.arraycopy(raw, 0, encoded, X509_PREFIX.length, PUBLIC_KEY_LENGTH);
         try {
-            return Optional.of(KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(encoded)));
-        } catch (InvalidKeySpecException e) {
+            PublicKey key = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(encoded));
+            // The key factory does not decode the point; initialising a verifier does, and refuses one off the curve.
+            Signature.getInstance("Ed25519").initVerify(key);
+            return Optional.of(key);
+        } catch (InvalidKeySpecException | InvalidKeyException e) {
             return Optional.empty();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the JDK has no Ed25519 provider", e);

@@ -49,7 +49,7 @@ public final class TransactionMachine {
             }
             Transaction next = tx.withCoSign(coSign.signedWith(coSigned.signature()))
                     .withStatus(TransactionStatus.PENDING, now);
-            return Transition.to(next, transactionEvent(next, now).orElseThrow());
+            return Result.ok(new Transition<>(next, transactionEvent(next, now).stream().toList()));
         }
         if (command instanceof TransactionCommand.Reject reject) {
             return end(tx, TransactionStatus.REJECTED, reject.reason(), now);
