@@ -13,6 +13,8 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TypedId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerAdmin;
+import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.payment.Holds;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
@@ -22,6 +24,7 @@ import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.Decision;
 import com.agentwallet.core.policy.PaymentCheck;
 import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.wallet.Wallet;
@@ -40,15 +43,17 @@ import static java.util.Objects.requireNonNull;
  */
 public final class EscrowService {
     private final Storage storage;
+    private final LedgerPort ledger;
     private final Spending spending;
     private final Settlement settlement;
     private final EventPublisher events;
     private final IdGenerator ids;
     private final Clock clock;
 
-    public EscrowService(Storage storage, Spending spending, Settlement settlement, EventPublisher events,
-                         IdGenerator ids, Clock clock) {
+    public EscrowService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                         EventPublisher events, IdGenerator ids, Clock clock) {
         this.storage = requireNonNull(storage, "storage is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
         this.spending = requireNonNull(spending, "spending is null");
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.events = requireNonNull(events, "events is null");
@@ -133,6 +138,9 @@ public final class EscrowService {
                 stores.escrows().lock(orgId, escrowId), "escrow", escrowId).flatMap(escrow -> {
             Instant now = clock.instant();
             return EscrowMachine.apply(escrow, command, now).map(transition -> {
+                if (transition.state().status() == EscrowStatus.DISPUTED) {
+                    LedgerAdmin.require(ledger, new LedgerInstruction.EscrowDispute("dispute:" + escrowId, escrowId));
+                }
                 Optional<Transaction> payout = payoutFor(stores, transition.state(), now);
                 Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());
                 stores.escrows().update(next);

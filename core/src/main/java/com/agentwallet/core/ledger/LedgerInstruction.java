@@ -117,18 +117,35 @@ public sealed interface LedgerInstruction {
         }
     }
 
-    /** Moves the vault's funds to the receiver. */
-    record EscrowRelease(String operationId, EscrowId escrow, String receiver, Usdc amount) implements LedgerInstruction {
+    /**
+     * Moves the vault's funds to the receiver: with the completion proof, which must match the
+     * escrow's expected proof when it has one; without one, as the organisation's resolution of a dispute.
+     */
+    record EscrowRelease(String operationId, EscrowId escrow, String receiver, Usdc amount, Optional<String> proof)
+            implements LedgerInstruction {
         public EscrowRelease {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(escrow, "escrow is null");
             requireNonNull(receiver, "receiver is null");
             requireNonNull(amount, "amount is null");
+            requireNonNull(proof, "proof is null");
         }
     }
 
-    /** Moves the vault's funds back to the sending wallet. */
-    record EscrowRefund(String operationId, EscrowId escrow, LedgerAddress wallet, Usdc amount) implements LedgerInstruction {
+    /** Marks the escrow disputed on chain, which stops its timeout refund until a resolution. */
+    record EscrowDispute(String operationId, EscrowId escrow) implements LedgerInstruction {
+        public EscrowDispute {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(escrow, "escrow is null");
+        }
+    }
+
+    /**
+     * Moves the vault's funds back to the sending wallet: after the deadline, or at any time as the
+     * organisation's resolution of a dispute ({@code resolution}).
+     */
+    record EscrowRefund(String operationId, EscrowId escrow, LedgerAddress wallet, Usdc amount, boolean resolution)
+            implements LedgerInstruction {
         public EscrowRefund {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(escrow, "escrow is null");

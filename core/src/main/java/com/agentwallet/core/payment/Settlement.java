@@ -100,10 +100,15 @@ public final class Settlement {
                 yield new LedgerInstruction.EscrowLock(op, escrow.id(), wallet.address(), escrow.receiver(), tx.amount(),
                         escrow.timeoutAt(), escrow.expectedProof());
             }
-            case ESCROW_RELEASE -> new LedgerInstruction.EscrowRelease(op, escrowOf(stores, tx).id(), tx.recipient(),
-                    tx.amount());
-            case ESCROW_REFUND -> new LedgerInstruction.EscrowRefund(op, escrowOf(stores, tx).id(), wallet.address(),
-                    tx.amount());
+            case ESCROW_RELEASE -> {
+                Escrow escrow = escrowOf(stores, tx);
+                yield new LedgerInstruction.EscrowRelease(op, escrow.id(), tx.recipient(), tx.amount(), escrow.proof());
+            }
+            case ESCROW_REFUND -> {
+                Escrow escrow = escrowOf(stores, tx);
+                boolean resolution = escrow.settleReason().filter(EscrowMachine.REASON_DISPUTE::equals).isPresent();
+                yield new LedgerInstruction.EscrowRefund(op, escrow.id(), wallet.address(), tx.amount(), resolution);
+            }
         };
     }
 

@@ -1,9 +1,11 @@
 package com.agentwallet.core.port;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.money.Usdc;
 
 /**
  * The ledger and the on-chain wallet program. Implementations are plugins (the simulator, Solana)
@@ -22,4 +24,7 @@ public interface LedgerPort {
 
     /** The ledger's current slot. */
     long currentSlot();
+
+    /** What the ledger holds in an account; zero for an account that does not exist. */
+    Usdc balance(LedgerAccount account);
 }

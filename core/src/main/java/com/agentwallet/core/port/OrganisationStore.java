@@ -3,6 +3,7 @@ package com.agentwallet.core.port;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.org.Organisation;
 
+import java.util.List;
 import java.util.Optional;
 
 public interface OrganisationStore {
@@ -14,4 +15,7 @@ public interface OrganisationStore {
     Optional<Organisation> lock(OrgId id);
 
     void update(Organisation organisation);
+
+    /** Every organisation, oldest first. */
+    List<Organisation> list();
 }

@@ -15,12 +15,15 @@ import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 
 import java.util.Random;
+import java.util.function.Function;
 
 /** The core's use cases wired to in-memory stores, a fake ledger and a clock the test moves. */
 public final class CoreFixture {
     public final MutableClock clock = MutableClock.atTestEpoch();
     public final InMemoryStorage storage = new InMemoryStorage();
-    public final FakeLedger ledger = new FakeLedger();
+    /** The fake ledger, when the fixture runs on it; null when it runs on another ledger. */
+    public final FakeLedger ledger;
+    public final LedgerPort ledgerPort;
     public final IdGenerator ids;
     public final EventPublisher events;
     public final Settlement settlement;
@@ -39,7 +42,17 @@ public final class CoreFixture {
     }
 
     public CoreFixture(long seed, CoreSettings settings) {
-        LedgerPort ledgerPort = ledger;
+        this(seed, settings, new FakeLedger(), clock -> null);
+    }
+
+    /** The use cases on another ledger, such as an adapter under test, made from the fixture's clock. */
+    public static CoreFixture on(Function<MutableClock, LedgerPort> ledgerFactory, long seed) {
+        return new CoreFixture(seed, CoreSettings.DEFAULTS, null, ledgerFactory);
+    }
+
+    private CoreFixture(long seed, CoreSettings settings, FakeLedger fake, Function<MutableClock, LedgerPort> other) {
+        ledger = fake;
+        ledgerPort = fake != null ? fake : other.apply(clock);
         ids = new RandomIdGenerator(new Random(seed));
         events = new EventPublisher(ids, clock);
         settlement = new Settlement(storage, ledgerPort, events, clock);
@@ -49,6 +62,6 @@ public final class CoreFixture {
         policies = new PolicyService(storage, ledgerPort, events, ids, clock);
         wallets = new WalletService(storage, ledgerPort, settlement, allocation, events, ids, clock, settings);
         payments = new PaymentService(storage, ledgerPort, spending, settlement, events, ids, clock, settings);
-        escrows = new EscrowService(storage, spending, settlement, events, ids, clock);
+        escrows = new EscrowService(storage, ledgerPort, spending, settlement, events, ids, clock);
     }
 }

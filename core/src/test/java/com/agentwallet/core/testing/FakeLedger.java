@@ -3,9 +3,11 @@ package com.agentwallet.core.testing;
 import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerPort;
 
 import java.nio.charset.StandardCharsets;
@@ -87,6 +89,19 @@ public final class FakeLedger implements LedgerPort {
     @Override
     public synchronized long currentSlot() {
         return slot;
+    }
+
+    @Override
+    public synchronized Usdc balance(LedgerAccount account) {
+        String key;
+        if (account instanceof LedgerAccount.Treasury treasury) {
+            key = treasury(treasury.orgId());
+        } else if (account instanceof LedgerAccount.Wallet wallet) {
+            key = wallet.address().base58();
+        } else {
+            key = "vault:" + ((LedgerAccount.Vault) account).escrowId().value();
+        }
+        return Usdc.ofMicros(balanceOf(key));
     }
 
     private LedgerOutcome execute(LedgerInstruction instruction) {

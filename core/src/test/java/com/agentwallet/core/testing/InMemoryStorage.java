@@ -221,6 +221,12 @@ public final class InMemoryStorage implements Storage {
             requirePresent(organisations, organisation.id());
             put(organisations, organisation.id(), organisation);
         }
+
+        public List<Organisation> list() {
+            return organisations.values().stream()
+                    .sorted(Comparator.comparing(Organisation::createdAt).thenComparing(o -> o.id().value()))
+                    .toList();
+        }
     }
 
     private final class Wallets implements WalletStore {

@@ -1,0 +1,79 @@
+package com.agentwallet.adapters.sim;
+
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The simulated chain's accounts: what the wallet program owns, and the token balances it moves. */
+final class ChainState {
+    final Map<OrgId, Long> treasuries = new HashMap<>();
+    final Map<String, WalletAccount> wallets = new HashMap<>();
+    final Map<PolicyId, PolicyAccount> policies = new HashMap<>();
+    final Map<EscrowId, Vault> vaults = new HashMap<>();
+    /** Token accounts of recipients that are not wallets of the program. */
+    final Map<String, Long> external = new HashMap<>();
+
+    static final class WalletAccount {
+        final OrgId orgId;
+        final String agentId;
+        WalletStatus status = WalletStatus.ACTIVE;
+        PolicyId policy;
+        long balance;
+        final SpendBuckets spend = new SpendBuckets();
+
+        WalletAccount(OrgId orgId, String agentId, PolicyId policy) {
+            this.orgId = orgId;
+            this.agentId = agentId;
+            this.policy = policy;
+        }
+    }
+
+    record PolicyAccount(OrgId orgId, long version, PolicyRules rules, Set<String> blockedRecipients) {
+    }
+
+    enum VaultStatus {
+        LOCKED, DISPUTED, RELEASED, REFUNDED
+    }
+
+    static final class Vault {
+        final String wallet;
+        final String receiver;
+        final long amount;
+        final Instant lockedAt;
+        final Instant deadline;
+        final Optional<String> expectedProof;
+        VaultStatus status = VaultStatus.LOCKED;
+
+        Vault(String wallet, String receiver, long amount, Instant lockedAt, Instant deadline,
+              Optional<String> expectedProof) {
+            this.wallet = wallet;
+            this.receiver = receiver;
+            this.amount = amount;
+            this.lockedAt = lockedAt;
+            this.deadline = deadline;
+            this.expectedProof = expectedProof;
+        }
+
+        boolean isOpen() {
+            return status == VaultStatus.LOCKED || status == VaultStatus.DISPUTED;
+        }
+    }
+
+    /** Credits a token account: a wallet of the program if the address is one, else an outside account. */
+    void credit(String address, long micros) {
+        WalletAccount wallet = wallets.get(address);
+        if (wallet != null) {
+            wallet.balance += micros;
+        } else {
+            external.merge(address, micros, Long::sum);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package com.agentwallet.adapters.sim;
+
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The simulated chain's durable history: one JSON line per instruction that reached a definite
+ * outcome, written before the outcome is answered. Replaying the lines through the program rebuilds
+ * the chain exactly, since execution is deterministic in (state, instruction, chain time).
+ */
+final class Journal implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .registerModule(new Jdk8Module())
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** One line: an instruction executed at {@code at}, or one refused before reaching the chain. */
+    record Entry(Instant at, LedgerInstruction instruction, Optional<String> refusedCode, Optional<String> refusedMessage) {
+    }
+
+    private final Optional<BufferedWriter> writer;
+    private final List<Entry> history;
+
+    private Journal(Optional<BufferedWriter> writer, List<Entry> history) {
+        this.writer = writer;
+        this.history = history;
+    }
+
+    /** A journal kept in memory only: the chain is forgotten with the process. */
+    static Journal inMemory() {
+        return new Journal(Optional.empty(), List.of());
+    }
+
+    /** Opens (or creates) the journal file and reads what it holds. */
+    static Journal open(Path file) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            List<Entry> history = new ArrayList<>();
+            if (Files.exists(file)) {
+                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    if (!line.isBlank()) {
+                        history.add(read(line));
+                    }
+                }
+            }
+            BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            return new Journal(Optional.of(writer), history);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the simulator journal " + file, e);
+        }
+    }
+
+    /** What the journal held when it was opened, oldest first. */
+    List<Entry> history() {
+        return history;
+    }
+
+    void append(Entry entry) {
+        if (writer.isEmpty()) {
+            return;
+        }
+        try {
+            ObjectNode line = JSON.createObjectNode();
+            line.put("at", entry.at().toString());
+            line.put("kind", entry.instruction().getClass().getSimpleName());
+            line.set("instruction", JSON.valueToTree(entry.instruction()));
+            entry.refusedCode().ifPresent(code -> line.put("refused_code", code));
+            entry.refusedMessage().ifPresent(message -> line.put("refused_message", message));
+            writer.get().write(JSON.writeValueAsString(line));
+            writer.get().newLine();
+            writer.get().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the simulator journal", e);
+        }
+    }
+
+    private static Entry read(String text) throws IOException {
+        JsonNode line = JSON.readTree(text);
+        Class<? extends LedgerInstruction> kind = kindNamed(line.get("kind").asText());
+        return new Entry(Instant.parse(line.get("at").asText()), JSON.treeToValue(line.get("instruction"), kind),
+                Optional.ofNullable(line.get("refused_code")).map(JsonNode::asText),
+                Optional.ofNullable(line.get("refused_message")).map(JsonNode::asText));
+    }
+
+    private static Class<? extends LedgerInstruction> kindNamed(String simpleName) throws IOException {
+        for (Class<?> kind : LedgerInstruction.class.getPermittedSubclasses()) {
+            if (kind.getSimpleName().equals(simpleName)) {
+                return kind.asSubclass(LedgerInstruction.class);
+            }
+        }
+        throw new IOException("unknown instruction kind in the simulator journal: " + simpleName);
+    }
+
+    @Override
+    public void close() {
+        writer.ifPresent(w -> {
+            try {
+                w.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+}

@@ -1,0 +1,205 @@
+package com.agentwallet.adapters.sim;
+
+import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerAccount;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.port.LedgerPort;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.EdECPrivateKeySpec;
+import java.security.spec.NamedParameterSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A deterministic stand-in for Solana and the wallet program. Slots advance with the injected clock
+ * (400 ms each from genesis); transaction signatures are real Ed25519 signatures by a fee-payer key
+ * derived from the seed, so the same seed and inputs give the same slots and signatures. The
+ * program's rules run inside each simulated transaction ({@link WalletProgram}); every submission
+ * is idempotent by operation id; a journal makes the chain outlive the process.
+ */
+public final class SimulatedLedger implements LedgerPort, AutoCloseable {
+    public static final Duration SLOT = Duration.ofMillis(400);
+    public static final String DEFAULT_PROGRAM_ID = "AgentWa11etProgram1111111111111111111111111";
+    public static final Instant DEFAULT_GENESIS = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final WalletProgram program;
+    private final Clock clock;
+    private final Instant genesis;
+    private final PrivateKey feePayer;
+    private final SimFaults faults;
+    private final Random faultSource;
+    private final Journal journal;
+    private final ChainState chain = new ChainState();
+    private final Map<String, LedgerOutcome> outcomes = new HashMap<>();
+    /** Operations that were dropped in flight: a resubmission learns they expired. */
+    private final Map<String, LedgerInstruction> dropped = new HashMap<>();
+
+    SimulatedLedger(LedgerAddress programId, Clock clock, Instant genesis, long seed, SimFaults faults,
+                    Journal journal) {
+        this.program = new WalletProgram(programId);
+        this.clock = requireNonNull(clock, "clock is null");
+        this.genesis = requireNonNull(genesis, "genesis is null");
+        this.feePayer = feePayerKey(seed);
+        this.faults = requireNonNull(faults, "faults is null");
+        this.faultSource = new Random(seed);
+        this.journal = requireNonNull(journal, "journal is null");
+        for (Journal.Entry entry : journal.history()) {
+            replay(entry);
+        }
+    }
+
+    /** A simulator that keeps its chain in memory only, with no faults: for tests. */
+    public static SimulatedLedger inMemory(Clock clock, long seed) {
+        return new SimulatedLedger(new LedgerAddress(DEFAULT_PROGRAM_ID), clock, DEFAULT_GENESIS, seed, SimFaults.NONE,
+                Journal.inMemory());
+    }
+
+    @Override
+    public LedgerAddress walletAddress(OrgId orgId, String agentId) {
+        return ProgramAddress.wallet(program.programId(), orgId.value(), agentId).address();
+    }
+
+    @Override
+    public LedgerOutcome submit(LedgerInstruction instruction) {
+        pause(faults.latency());
+        synchronized (this) {
+            LedgerOutcome known = outcomes.get(instruction.operationId());
+            if (known != null) {
+                return known;
+            }
+            if (dropped.remove(instruction.operationId()) != null) {
+                return refuse(instruction, "transaction_expired", "the transaction never landed and its blockhash expired");
+            }
+            return switch (faults.draw(faultSource.nextDouble())) {
+                case FAIL -> refuse(instruction, "ledger_unavailable", "the simulated ledger refused the submission");
+                case DROP -> {
+                    dropped.put(instruction.operationId(), instruction);
+                    yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
+                }
+                case LATE -> {
+                    execute(instruction, clock.instant());
+                    yield new LedgerOutcome.Unknown("submitted; confirmation not seen in time");
+                }
+                case NONE -> execute(instruction, clock.instant());
+            };
+        }
+    }
+
+    @Override
+    public byte[] coSignMessage(LedgerInstruction.Pay payment) {
+        return program.coSignMessage(payment);
+    }
+
+    @Override
+    public long currentSlot() {
+        return slotAt(clock.instant());
+    }
+
+    @Override
+    public synchronized Usdc balance(LedgerAccount account) {
+        long micros;
+        if (account instanceof LedgerAccount.Treasury treasury) {
+            micros = chain.treasuries.getOrDefault(treasury.orgId(), 0L);
+        } else if (account instanceof LedgerAccount.Wallet wallet) {
+            ChainState.WalletAccount held = chain.wallets.get(wallet.address().base58());
+            micros = held == null ? chain.external.getOrDefault(wallet.address().base58(), 0L) : held.balance;
+        } else {
+            ChainState.Vault vault = chain.vaults.get(((LedgerAccount.Vault) account).escrowId());
+            micros = vault == null || !vault.isOpen() ? 0 : vault.amount;
+        }
+        return Usdc.ofMicros(micros);
+    }
+
+    /** What an address outside the program (a payee) has received. */
+    public synchronized Usdc receivedBy(String address) {
+        return Usdc.ofMicros(chain.external.getOrDefault(address, 0L));
+    }
+
+    @Override
+    public void close() {
+        journal.close();
+    }
+
+    private LedgerOutcome execute(LedgerInstruction instruction, Instant at) {
+        journal.append(new Journal.Entry(at, instruction, Optional.empty(), Optional.empty()));
+        return apply(instruction, at);
+    }
+
+    private LedgerOutcome refuse(LedgerInstruction instruction, String code, String message) {
+        journal.append(new Journal.Entry(clock.instant(), instruction, Optional.of(code), Optional.of(message)));
+        LedgerOutcome outcome = new LedgerOutcome.Rejected(code, message);
+        outcomes.put(instruction.operationId(), outcome);
+        return outcome;
+    }
+
+    private void replay(Journal.Entry entry) {
+        if (entry.refusedCode().isPresent()) {
+            outcomes.put(entry.instruction().operationId(),
+                    new LedgerOutcome.Rejected(entry.refusedCode().get(), entry.refusedMessage().orElse("")));
+        } else {
+            apply(entry.instruction(), entry.at());
+        }
+    }
+
+    private LedgerOutcome apply(LedgerInstruction instruction, Instant at) {
+        LedgerOutcome outcome = program.execute(chain, instruction, at)
+                .<LedgerOutcome>map(failure -> failure.error().rejected(failure.message()))
+                .orElseGet(() -> new LedgerOutcome.Confirmed(sign(instruction), slotAt(at)));
+        outcomes.put(instruction.operationId(), outcome);
+        return outcome;
+    }
+
+    private long slotAt(Instant at) {
+        return Math.max(0, Duration.between(genesis, at).toMillis() / SLOT.toMillis());
+    }
+
+    private String sign(LedgerInstruction instruction) {
+        try {
+            Signature signer = Signature.getInstance("Ed25519");
+            signer.initSign(feePayer);
+            signer.update(("agent-wallet-sim/tx|" + instruction.operationId() + "|" + instruction)
+                    .getBytes(StandardCharsets.UTF_8));
+            return Base58.encode(signer.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 signing is unavailable", e);
+        }
+    }
+
+    private static PrivateKey feePayerKey(long seed) {
+        byte[] secret = Hashing.sha256(("agent-wallet-sim/fee-payer/" + seed).getBytes(StandardCharsets.UTF_8));
+        try {
+            return KeyFactory.getInstance("Ed25519").generatePrivate(new EdECPrivateKeySpec(NamedParameterSpec.ED25519, secret));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 keys are unavailable", e);
+        }
+    }
+
+    private static void pause(Duration latency) {
+        if (latency.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(latency.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

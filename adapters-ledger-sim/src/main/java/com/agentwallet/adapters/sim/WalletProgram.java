@@ -1,0 +1,316 @@
+package com.agentwallet.adapters.sim;
+
+import com.agentwallet.adapters.sim.ChainState.PolicyAccount;
+import com.agentwallet.adapters.sim.ChainState.Vault;
+import com.agentwallet.adapters.sim.ChainState.VaultStatus;
+import com.agentwallet.adapters.sim.ChainState.WalletAccount;
+import com.agentwallet.core.common.Timestamps;
+import com.agentwallet.core.crypto.Ed25519;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.ledger.ProgramError;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.wallet.WalletStatus;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The executable model of the on-chain wallet program: the same instructions, checks (in the same
+ * order) and error codes as the C program. Every handler checks everything before it changes
+ * anything, so a failed instruction leaves the chain as it was.
+ */
+final class WalletProgram {
+    private final LedgerAddress programId;
+
+    WalletProgram(LedgerAddress programId) {
+        this.programId = requireNonNull(programId, "programId is null");
+    }
+
+    /** A refused instruction: the program error and a message. */
+    record Failure(ProgramError error, String message) {
+    }
+
+    LedgerAddress programId() {
+        return programId;
+    }
+
+    /** Executes one instruction at chain time {@code now}; empty when it succeeded. */
+    Optional<Failure> execute(ChainState chain, LedgerInstruction instruction, Instant now) {
+        if (instruction instanceof LedgerInstruction.Deposit deposit) {
+            return deposit(chain, deposit);
+        } else if (instruction instanceof LedgerInstruction.OpenWallet open) {
+            return openWallet(chain, open);
+        } else if (instruction instanceof LedgerInstruction.WritePolicy write) {
+            return writePolicy(chain, write);
+        } else if (instruction instanceof LedgerInstruction.UpdateWallet update) {
+            return updateWallet(chain, update);
+        } else if (instruction instanceof LedgerInstruction.Fund fund) {
+            return fund(chain, fund);
+        } else if (instruction instanceof LedgerInstruction.Withdraw withdraw) {
+            return withdraw(chain, withdraw);
+        } else if (instruction instanceof LedgerInstruction.Pay pay) {
+            return pay(chain, pay, now);
+        } else if (instruction instanceof LedgerInstruction.EscrowLock lock) {
+            return lock(chain, lock, now);
+        } else if (instruction instanceof LedgerInstruction.EscrowRelease release) {
+            return release(chain, release);
+        } else if (instruction instanceof LedgerInstruction.EscrowRefund refund) {
+            return refund(chain, refund, now);
+        }
+        return dispute(chain, (LedgerInstruction.EscrowDispute) instruction);
+    }
+
+    /** The message an operator co-signs for a payment: everything that identifies it, nothing that changes. */
+    byte[] coSignMessage(LedgerInstruction.Pay pay) {
+        return String.join("|", "agent-wallet/co-sign/v1", programId.base58(), pay.operationId(), pay.wallet().base58(),
+                        pay.recipient(), Long.toString(pay.amount().micros()), Long.toString(pay.requestedAt().toEpochMilli()))
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private Optional<Failure> deposit(ChainState chain, LedgerInstruction.Deposit deposit) {
+        if (deposit.amount().isZero()) {
+            return fail(ProgramError.INVALID_ARGUMENT, "a deposit must be more than zero");
+        }
+        chain.treasuries.merge(deposit.orgId(), deposit.amount().micros(), Long::sum);
+        return ok();
+    }
+
+    private Optional<Failure> openWallet(ChainState chain, LedgerInstruction.OpenWallet open) {
+        LedgerAddress derived = ProgramAddress.wallet(programId, open.orgId().value(), open.agentId()).address();
+        if (!derived.equals(open.wallet())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the wallet address is not the program address of its seeds");
+        }
+        if (!chain.policies.containsKey(open.policy())) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + open.policy());
+        }
+        WalletAccount existing = chain.wallets.get(open.wallet().base58());
+        if (existing != null) {
+            return existing.orgId.equals(open.orgId()) && existing.agentId.equals(open.agentId())
+                    ? ok() : fail(ProgramError.ACCOUNT_MISMATCH, "the wallet account exists for another agent");
+        }
+        chain.wallets.put(open.wallet().base58(), new WalletAccount(open.orgId(), open.agentId(), open.policy()));
+        return ok();
+    }
+
+    private Optional<Failure> writePolicy(ChainState chain, LedgerInstruction.WritePolicy write) {
+        PolicyAccount existing = chain.policies.get(write.policy());
+        if (existing != null && !existing.orgId().equals(write.orgId())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
+        }
+        if (existing == null || existing.version() <= write.version()) {
+            chain.policies.put(write.policy(),
+                    new PolicyAccount(write.orgId(), write.version(), write.rules(), write.blockedRecipients()));
+        }
+        return ok();
+    }
+
+    private Optional<Failure> updateWallet(ChainState chain, LedgerInstruction.UpdateWallet update) {
+        WalletAccount wallet = chain.wallets.get(update.wallet().base58());
+        if (wallet == null) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + update.wallet());
+        }
+        PolicyAccount policy = chain.policies.get(update.policy());
+        if (policy == null || !policy.orgId().equals(wallet.orgId)) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + update.policy() + " of the wallet's organisation");
+        }
+        if (wallet.status == WalletStatus.ARCHIVED && update.status() != WalletStatus.ARCHIVED) {
+            return fail(ProgramError.WALLET_NOT_ACTIVE, "an archived wallet stays archived");
+        }
+        wallet.status = update.status();
+        wallet.policy = update.policy();
+        return ok();
+    }
+
+    private Optional<Failure> fund(ChainState chain, LedgerInstruction.Fund fund) {
+        WalletAccount wallet = chain.wallets.get(fund.wallet().base58());
+        if (wallet == null || !wallet.orgId.equals(fund.orgId())) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + fund.wallet() + " of " + fund.orgId());
+        }
+        if (wallet.status == WalletStatus.ARCHIVED) {
+            return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is archived");
+        }
+        long treasury = chain.treasuries.getOrDefault(fund.orgId(), 0L);
+        if (fund.amount().isZero() || treasury < fund.amount().micros()) {
+            return fail(ProgramError.INSUFFICIENT_FUNDS, "the treasury holds " + Usdc.ofMicros(treasury));
+        }
+        chain.treasuries.put(fund.orgId(), treasury - fund.amount().micros());
+        wallet.balance += fund.amount().micros();
+        return ok();
+    }
+
+    private Optional<Failure> withdraw(ChainState chain, LedgerInstruction.Withdraw withdraw) {
+        WalletAccount wallet = chain.wallets.get(withdraw.wallet().base58());
+        if (wallet == null || !wallet.orgId.equals(withdraw.orgId())) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + withdraw.wallet() + " of " + withdraw.orgId());
+        }
+        if (withdraw.amount().isZero() || wallet.balance < withdraw.amount().micros()) {
+            return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
+        }
+        wallet.balance -= withdraw.amount().micros();
+        chain.treasuries.merge(withdraw.orgId(), withdraw.amount().micros(), Long::sum);
+        return ok();
+    }
+
+    private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
+        WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
+        Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.recipient(), pay.amount(), now);
+        if (refused.isPresent()) {
+            return refused;
+        }
+        PolicyRules rules = chain.policies.get(wallet.policy).rules();
+        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent()) {
+            boolean signed = pay.coSignature().filter(signature ->
+                    Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)).isPresent();
+            if (!signed) {
+                return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
+            }
+        }
+        if (wallet.balance < pay.amount().micros()) {
+            return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
+        }
+        wallet.balance -= pay.amount().micros();
+        wallet.spend.add(now, pay.amount().micros());
+        chain.credit(pay.recipient(), pay.amount().micros());
+        return ok();
+    }
+
+    private Optional<Failure> lock(ChainState chain, LedgerInstruction.EscrowLock lock, Instant now) {
+        if (chain.vaults.containsKey(lock.escrow())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the escrow vault exists");
+        }
+        WalletAccount wallet = chain.wallets.get(lock.wallet().base58());
+        Optional<Failure> refused = checkSpend(chain, wallet, lock.wallet(), lock.receiver(), lock.amount(), now);
+        if (refused.isPresent()) {
+            return refused;
+        }
+        Optional<Usdc> threshold = chain.policies.get(wallet.policy).rules().requireCoSign();
+        if (threshold.filter(lock.amount()::isAtLeast).isPresent()) {
+            return fail(ProgramError.REQUIRE_CO_SIGN, "an escrow at or above the co-sign threshold " + threshold.get());
+        }
+        if (wallet.balance < lock.amount().micros()) {
+            return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
+        }
+        wallet.balance -= lock.amount().micros();
+        wallet.spend.add(now, lock.amount().micros());
+        chain.vaults.put(lock.escrow(), new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
+                lock.deadline(), lock.expectedProof()));
+        return ok();
+    }
+
+    private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release) {
+        Vault vault = chain.vaults.get(release.escrow());
+        if (vault == null || !vault.isOpen()) {
+            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        }
+        if (!vault.receiver.equals(release.receiver()) || vault.amount != release.amount().micros()) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the release does not match the escrow");
+        }
+        if (release.proof().isPresent()) {
+            if (vault.status == VaultStatus.DISPUTED) {
+                return fail(ProgramError.ESCROW_DISPUTED, "a disputed escrow is released only by a resolution");
+            }
+            if (vault.expectedProof.isPresent() && !vault.expectedProof.equals(release.proof())) {
+                return fail(ProgramError.PROOF_MISMATCH, "the proof differs from the expected proof");
+            }
+        } else if (vault.status != VaultStatus.DISPUTED) {
+            return fail(ProgramError.INVALID_ARGUMENT, "a release needs the completion proof unless it resolves a dispute");
+        }
+        vault.status = VaultStatus.RELEASED;
+        chain.credit(vault.receiver, vault.amount);
+        return ok();
+    }
+
+    private Optional<Failure> refund(ChainState chain, LedgerInstruction.EscrowRefund refund, Instant now) {
+        Vault vault = chain.vaults.get(refund.escrow());
+        if (vault == null || !vault.isOpen()) {
+            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        }
+        if (!vault.wallet.equals(refund.wallet().base58()) || vault.amount != refund.amount().micros()) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the refund does not match the escrow");
+        }
+        if (refund.resolution()) {
+            if (vault.status != VaultStatus.DISPUTED) {
+                return fail(ProgramError.INVALID_ARGUMENT, "only a disputed escrow is refunded by a resolution");
+            }
+        } else if (vault.status == VaultStatus.DISPUTED) {
+            return fail(ProgramError.ESCROW_DISPUTED, "a disputed escrow does not time out");
+        } else if (now.isBefore(vault.deadline)) {
+            return fail(ProgramError.ESCROW_NOT_DUE, "the escrow times out at " + Timestamps.format(vault.deadline));
+        }
+        vault.status = VaultStatus.REFUNDED;
+        WalletAccount wallet = chain.wallets.get(vault.wallet);
+        wallet.balance += vault.amount;
+        wallet.spend.remove(vault.lockedAt, vault.amount);
+        return ok();
+    }
+
+    private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute) {
+        Vault vault = chain.vaults.get(dispute.escrow());
+        if (vault == null || !vault.isOpen()) {
+            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        }
+        vault.status = VaultStatus.DISPUTED;
+        return ok();
+    }
+
+    /** The wallet's state and the policy checks 2 to 8, in the enforcement order, on the chain's own copies. */
+    private Optional<Failure> checkSpend(ChainState chain, WalletAccount wallet, LedgerAddress address, String recipient,
+                                         Usdc amount, Instant now) {
+        if (wallet == null) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + address);
+        }
+        if (wallet.status != WalletStatus.ACTIVE) {
+            return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is " + wallet.status.wireName());
+        }
+        if (amount.isZero()) {
+            return fail(ProgramError.INVALID_ARGUMENT, "the amount must be more than zero");
+        }
+        PolicyAccount policy = chain.policies.get(wallet.policy);
+        PolicyRules rules = policy.rules();
+        if (rules.maxPerTx().filter(amount::exceeds).isPresent()) {
+            return violation(ViolationRule.MAX_PER_TX, "exceeds max_per_tx " + rules.maxPerTx().get());
+        }
+        if (!rules.allowedRecipients().isEmpty() && !rules.allowedRecipients().contains(recipient)) {
+            return violation(ViolationRule.ALLOWED_RECIPIENTS, "the recipient is not allowed");
+        }
+        if (policy.blockedRecipients().contains(recipient)) {
+            return violation(ViolationRule.BLOCKED_CATEGORY, "the recipient is in a blocked category");
+        }
+        if (capExceeded(rules.maxPerDay(), wallet.spend.total(SpendBuckets.Window.DAY, now), amount)) {
+            return violation(ViolationRule.MAX_PER_DAY, "exceeds max_per_day " + rules.maxPerDay().get());
+        }
+        if (capExceeded(rules.maxPerMonth(), wallet.spend.total(SpendBuckets.Window.MONTH, now), amount)) {
+            return violation(ViolationRule.MAX_PER_MONTH, "exceeds max_per_month " + rules.maxPerMonth().get());
+        }
+        if (rules.velocityCap().filter(cap -> wallet.spend.count(SpendBuckets.Window.HOUR, now) + 1L > cap).isPresent()) {
+            return violation(ViolationRule.VELOCITY_CAP, "exceeds velocity_cap " + rules.velocityCap().get());
+        }
+        if (rules.isExpiredAt(now)) {
+            return violation(ViolationRule.POLICY_EXPIRED, "the policy expired");
+        }
+        return ok();
+    }
+
+    private static boolean capExceeded(Optional<Usdc> cap, long total, Usdc amount) {
+        return cap.filter(limit -> total + amount.micros() > limit.micros()).isPresent();
+    }
+
+    private static Optional<Failure> violation(ViolationRule rule, String message) {
+        return fail(ProgramError.of(rule), message);
+    }
+
+    private static Optional<Failure> fail(ProgramError error, String message) {
+        return Optional.of(new Failure(error, message));
+    }
+
+    private static Optional<Failure> ok() {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,31 @@
+package com.agentwallet.core.ledger;
+
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.OrgId;
+
+import static java.util.Objects.requireNonNull;
+
+/** An account whose balance the books can be reconciled against. */
+public sealed interface LedgerAccount {
+
+    /** The organisation's treasury token account. */
+    record Treasury(OrgId orgId) implements LedgerAccount {
+        public Treasury {
+            requireNonNull(orgId, "orgId is null");
+        }
+    }
+
+    /** A wallet's token account. */
+    record Wallet(LedgerAddress address) implements LedgerAccount {
+        public Wallet {
+            requireNonNull(address, "address is null");
+        }
+    }
+
+    /** An escrow's vault token account. */
+    record Vault(EscrowId escrowId) implements LedgerAccount {
+        public Vault {
+            requireNonNull(escrowId, "escrowId is null");
+        }
+    }
+}

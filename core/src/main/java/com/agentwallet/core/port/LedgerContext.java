@@ -1,0 +1,51 @@
+package com.agentwallet.core.port;
+
+import com.agentwallet.core.common.ValidationException;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a ledger plugin is created with: the service's clock, the folder where it may keep state,
+ * and its own settings as plain strings (the configuration file's {@code ledger:} section).
+ */
+public record LedgerContext(Clock clock, Path dataDirectory, Map<String, String> settings) {
+    public LedgerContext {
+        requireNonNull(clock, "clock is null");
+        requireNonNull(dataDirectory, "dataDirectory is null");
+        settings = Map.copyOf(settings);
+    }
+
+    public Optional<String> setting(String key) {
+        return Optional.ofNullable(settings.get(key));
+    }
+
+    public String setting(String key, String fallback) {
+        return settings.getOrDefault(key, fallback);
+    }
+
+    public long longSetting(String key, long fallback) {
+        return parse(key, fallback, Long::parseLong);
+    }
+
+    public double doubleSetting(String key, double fallback) {
+        return parse(key, fallback, Double::parseDouble);
+    }
+
+    private <T> T parse(String key, T fallback, Function<String, T> parser) {
+        String value = settings.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return parser.apply(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ValidationException("ledger." + key, "ledger setting '" + key + "' is not a number: " + value);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package com.agentwallet.core.reconcile;
+
+import com.agentwallet.core.common.Pages;
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.ledger.LedgerAccount;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.wallet.Wallet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Compares every treasury, wallet and escrow vault with its ledger account. What the ledger should
+ * hold: a treasury, the organisation's balance; a wallet, its balance plus what it holds for
+ * payments awaiting a co-signature (debited in the books, not yet on the ledger); an open escrow
+ * whose lock is confirmed, its amount; a settled one, nothing. Accounts with a transaction still
+ * {@code pending} are skipped, since the ledger may or may not have executed it yet.
+ */
+public final class Reconciliation {
+    private final Storage storage;
+    private final LedgerPort ledger;
+
+    public Reconciliation(Storage storage, LedgerPort ledger) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+    }
+
+    public ReconciliationReport run() {
+        Tally tally = new Tally();
+        List<Organisation> organisations = storage.inTransaction(stores -> stores.organisations().list());
+        for (Organisation org : organisations) {
+            checkTreasury(org, tally);
+            Pages.forEach(page -> storage.inTransaction(stores -> stores.wallets().list(org.id(), WalletStore.Query.ALL,
+                    page)), wallet -> checkWallet(wallet, tally));
+            Pages.forEach(page -> storage.inTransaction(stores -> stores.escrows().list(org.id(), EscrowStore.Query.ALL,
+                    page)), escrow -> checkVault(escrow, tally));
+        }
+        return new ReconciliationReport(tally.checked, tally.skipped, tally.drifts);
+    }
+
+    private void checkTreasury(Organisation org, Tally tally) {
+        boolean inFlight = !transactions(org.id(), Optional.empty(), TransactionStatus.PENDING).stream()
+                .filter(tx -> tx.type() == TransactionType.FUNDING || tx.type() == TransactionType.WITHDRAWAL)
+                .toList().isEmpty();
+        tally.compare(new LedgerAccount.Treasury(org.id()), inFlight, org.balance());
+    }
+
+    private void checkWallet(Wallet wallet, Tally tally) {
+        boolean inFlight = !transactions(wallet.orgId(), Optional.of(wallet.id()), TransactionStatus.PENDING).isEmpty();
+        Usdc held = transactions(wallet.orgId(), Optional.of(wallet.id()), TransactionStatus.PENDING_CO_SIGN).stream()
+                .map(Transaction::amount).reduce(Usdc.ZERO, Usdc::plus);
+        tally.compare(new LedgerAccount.Wallet(wallet.address()), inFlight, wallet.balance().plus(held));
+    }
+
+    private void checkVault(Escrow escrow, Tally tally) {
+        Optional<TransactionStatus> lock = status(escrow.orgId(), Optional.of(escrow.lockTx()));
+        Optional<TransactionStatus> payout = status(escrow.orgId(), escrow.settleTx());
+        boolean inFlight = lock.filter(TransactionStatus.PENDING::equals).isPresent()
+                || payout.filter(TransactionStatus.PENDING::equals).isPresent();
+        boolean holding = !escrow.status().isTerminal() && lock.filter(TransactionStatus.CONFIRMED::equals).isPresent();
+        tally.compare(new LedgerAccount.Vault(escrow.id()), inFlight, holding ? escrow.amount() : Usdc.ZERO);
+    }
+
+    private Optional<TransactionStatus> status(OrgId orgId, Optional<TxId> txId) {
+        return txId.flatMap(id -> storage.inTransaction(stores -> stores.transactions().find(orgId, id)))
+                .map(Transaction::status);
+    }
+
+    private List<Transaction> transactions(OrgId orgId, Optional<WalletId> walletId, TransactionStatus status) {
+        TransactionStore.Query query = new TransactionStore.Query(walletId, Optional.of(status), Optional.empty(),
+                Optional.empty(), Optional.empty());
+        return Pages.all(page -> storage.inTransaction(stores -> stores.transactions().list(orgId, query, page)));
+    }
+
+    private final class Tally {
+        int checked;
+        int skipped;
+        final List<Drift> drifts = new ArrayList<>();
+
+        void compare(LedgerAccount account, boolean inFlight, Usdc expected) {
+            if (inFlight) {
+                skipped++;
+                return;
+            }
+            checked++;
+            Usdc onLedger = ledger.balance(account);
+            if (!onLedger.equals(expected)) {
+                drifts.add(new Drift(account, expected, onLedger));
+            }
+        }
+    }
+}
