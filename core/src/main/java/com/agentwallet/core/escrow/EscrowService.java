@@ -130,12 +130,22 @@ public final class EscrowService {
         return storage.inTransaction(stores -> stores.escrows().list(orgId, query, page));
     }
 
-    /** Applies a command; a release or refund also starts the transaction that moves the vault's funds. */
+    /**
+     * Applies a command; a release or refund also starts the transaction that moves the vault's
+     * funds. Refused while the lock itself still awaits the ledger: until then the vault may be empty,
+     * and a lock the ledger then refuses must find its escrow still locked.
+     */
     private Result<Escrow> change(OrgId orgId, EscrowId escrowId, EscrowCommand command) {
         record Changed(Escrow escrow, Optional<Transaction> payout) {
         }
         Result<Changed> changed = storage.inTransaction(stores -> Result.found(
                 stores.escrows().lock(orgId, escrowId), "escrow", escrowId).flatMap(escrow -> {
+            boolean lockPending = stores.transactions().find(orgId, escrow.lockTx())
+                    .filter(tx -> tx.status() == TransactionStatus.PENDING).isPresent();
+            if (lockPending) {
+                return Result.refused(new Rejection.InvalidState("The lock of escrow " + escrowId
+                        + " is still being confirmed by the ledger; try again shortly"));
+            }
             Instant now = clock.instant();
             return EscrowMachine.apply(escrow, command, now).map(transition -> {
                 if (transition.state().status() == EscrowStatus.DISPUTED) {

@@ -166,9 +166,12 @@ public final class PaymentService {
             return Optional.empty();
         }
         String key = command.idempotencyKey().get();
-        return stores.idempotency().find(command.orgId(), key)
-                .filter(record -> record.isLiveAt(clock.instant()))
-                .map(record -> {
+        Optional<IdempotencyRecord> found = stores.idempotency().find(command.orgId(), key);
+        if (found.isPresent() && !found.get().isLiveAt(clock.instant())) {
+            stores.idempotency().delete(command.orgId(), key);
+            return Optional.empty();
+        }
+        return found.map(record -> {
                     if (!record.fingerprint().equals(command.fingerprint())) {
                         return Result.refused(new Rejection.IdempotencyConflict(key));
                     }

@@ -9,5 +9,9 @@ import java.util.Optional;
 public interface IdempotencyStore {
     Optional<IdempotencyRecord> find(OrgId orgId, String key);
 
+    /** Inserts a record; a live record with the same key must not exist (the database refuses a duplicate). */
     void insert(IdempotencyRecord record);
+
+    /** Forgets a key, so that it can be used again after its retention. */
+    void delete(OrgId orgId, String key);
 }

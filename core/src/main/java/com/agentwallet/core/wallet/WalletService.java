@@ -155,9 +155,13 @@ public final class WalletService {
         });
     }
 
-    /** Returns wallet funds to the organisation; {@code amount} empty means the whole balance. */
+    /**
+     * Returns wallet funds to the organisation; {@code amount} empty means the whole balance. Works
+     * on archived wallets too, for money that reached one after it was archived.
+     */
     public Result<Wallet> withdraw(OrgId orgId, WalletId walletId, Optional<Usdc> amount) {
-        Result<Transaction> withdrawal = storage.inTransaction(stores -> lockOpen(stores, orgId, walletId)
+        Result<Transaction> withdrawal = storage.inTransaction(stores -> Result.found(
+                        stores.wallets().lock(orgId, walletId), "wallet", walletId)
                 .flatMap(wallet -> startWithdrawal(stores, wallet, amount.orElse(wallet.balance()))));
         return withdrawal.flatMap(tx -> {
             settlement.settle(orgId, tx.id());

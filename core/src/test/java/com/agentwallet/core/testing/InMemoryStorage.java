@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.common.Cursor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -44,7 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -64,7 +64,7 @@ public final class InMemoryStorage implements Storage {
     private final Map<PolicyId, Policy> policies = new LinkedHashMap<>();
     private final List<PolicyAuditEntry> audit = new ArrayList<>();
     private final Map<TxId, Transaction> transactions = new LinkedHashMap<>();
-    private final Map<WalletId, TreeMap<SpendKey, SpendEntry>> spends = new HashMap<>();
+    private final Map<WalletId, List<SpendEntry>> spends = new HashMap<>();
     private final Map<EscrowId, Escrow> escrows = new LinkedHashMap<>();
     private final Map<OrgId, Map<String, String>> categories = new HashMap<>();
     private final Map<String, IdempotencyRecord> idempotency = new HashMap<>();
@@ -118,7 +118,7 @@ public final class InMemoryStorage implements Storage {
     }
 
     public List<SpendEntry> spendsOf(WalletId walletId) {
-        return inTransaction(s -> List.copyOf(spends.getOrDefault(walletId, new TreeMap<>()).values()));
+        return inTransaction(s -> List.copyOf(spends.getOrDefault(walletId, List.of())));
     }
 
     private <K, V> void put(Map<K, V> map, K key, V value) {
@@ -136,16 +136,6 @@ public final class InMemoryStorage implements Storage {
     private <V> void append(List<V> list, V value) {
         list.add(value);
         undo.push(() -> list.remove(list.size() - 1));
-    }
-
-    private record SpendKey(Instant at, String txId) implements Comparable<SpendKey> {
-        private static final Comparator<SpendKey> ORDER =
-                Comparator.comparing(SpendKey::at).thenComparing(SpendKey::txId);
-
-        @Override
-        public int compareTo(SpendKey other) {
-            return ORDER.compare(this, other);
-        }
     }
 
     private final class BoundStores implements Stores {
@@ -386,29 +376,62 @@ public final class InMemoryStorage implements Storage {
         }
     }
 
+    /**
+     * Each wallet's spends in a list sorted by (time, tx id): appends in time order go to the end,
+     * and a range is found with one binary search, so a check costs O(log n) comparisons over a flat
+     * array rather than tree descents.
+     */
     private final class Spends implements SpendLog {
         public void append(WalletId walletId, SpendEntry entry) {
-            TreeMap<SpendKey, SpendEntry> log = spends.computeIfAbsent(walletId, id -> new TreeMap<>());
-            put(log, new SpendKey(entry.at(), entry.txId().value()), entry);
+            List<SpendEntry> log = spends.computeIfAbsent(walletId, id -> new ArrayList<>());
+            int at = firstAfter(log, entry.at(), entry.txId().value());
+            log.add(at, entry);
+            undo.push(() -> log.remove(at));
         }
 
         public Optional<SpendEntry> remove(WalletId walletId, TxId txId) {
-            TreeMap<SpendKey, SpendEntry> log = spends.getOrDefault(walletId, new TreeMap<>());
-            Optional<SpendKey> key = log.entrySet().stream()
-                    .filter(e -> e.getValue().txId().equals(txId)).map(Map.Entry::getKey).findFirst();
-            Optional<SpendEntry> removed = key.map(log::get);
-            key.ifPresent(k -> InMemoryStorage.this.remove(log, k));
-            return removed;
+            List<SpendEntry> log = spends.getOrDefault(walletId, List.of());
+            for (int i = 0; i < log.size(); i++) {
+                SpendEntry entry = log.get(i);
+                if (entry.txId().equals(txId)) {
+                    int at = i;
+                    log.remove(at);
+                    undo.push(() -> log.add(at, entry));
+                    return Optional.of(entry);
+                }
+            }
+            return Optional.empty();
         }
 
         public List<SpendEntry> entriesIn(WalletId walletId, List<TimeRange> ranges) {
-            TreeMap<SpendKey, SpendEntry> log = spends.getOrDefault(walletId, new TreeMap<>());
+            List<SpendEntry> log = spends.getOrDefault(walletId, List.of());
             Map<TxId, SpendEntry> found = new LinkedHashMap<>();
             for (TimeRange range : ranges) {
-                log.subMap(new SpendKey(range.after(), "\uffff"), true, new SpendKey(range.until(), "\uffff"), true)
-                        .values().forEach(e -> found.put(e.txId(), e));
+                if (range.isEmpty()) {
+                    continue;
+                }
+                for (int i = firstAfter(log, range.after(), "\uffff"); i < log.size() && range.contains(log.get(i).at()); i++) {
+                    found.put(log.get(i).txId(), log.get(i));
+                }
             }
             return List.copyOf(found.values());
+        }
+
+        /** The index of the first entry ordered after (at, txId). */
+        private int firstAfter(List<SpendEntry> log, Instant at, String txId) {
+            int low = 0;
+            int high = log.size();
+            while (low < high) {
+                int middle = (low + high) >>> 1;
+                SpendEntry entry = log.get(middle);
+                int order = entry.at().compareTo(at);
+                if (order < 0 || order == 0 && entry.txId().value().compareTo(txId) <= 0) {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            return low;
         }
     }
 
@@ -483,6 +506,10 @@ public final class InMemoryStorage implements Storage {
             }
             put(idempotency, key, record);
         }
+
+        public void delete(OrgId orgId, String key) {
+            remove(idempotency, orgId.value() + "\u0000" + key);
+        }
     }
 
     private static <K> void requirePresent(Map<K, ?> map, K key) {
@@ -491,29 +518,22 @@ public final class InMemoryStorage implements Storage {
         }
     }
 
-    /** Newest first by (time, id); the cursor is the id of the last item of the page. */
+    /** Newest first by (time, id); the cursor is the sort key of the last item of the page. */
     private static <T> Page<T> page(Iterable<T> rows, Predicate<T> filter, Function<T, Instant> time,
                                     Function<T, String> id, PageRequest request) {
+        Optional<Cursor> cursor = request.cursor().map(Cursor::decode);
         List<T> matching = new ArrayList<>();
         rows.forEach(row -> {
-            if (filter.test(row)) {
+            if (filter.test(row) && cursor.map(c -> c.precedes(time.apply(row), id.apply(row))).orElse(true)) {
                 matching.add(row);
             }
         });
         matching.sort(Comparator.comparing(time).thenComparing(id).reversed());
-        int start = 0;
-        if (request.cursor().isPresent()) {
-            String cursor = request.cursor().get();
-            for (int i = 0; i < matching.size(); i++) {
-                if (id.apply(matching.get(i)).equals(cursor)) {
-                    start = i + 1;
-                    break;
-                }
-            }
-        }
-        int end = Math.min(matching.size(), start + request.limit());
-        List<T> data = matching.subList(start, end);
+        int end = Math.min(matching.size(), request.limit());
+        List<T> data = matching.subList(0, end);
         boolean more = end < matching.size();
-        return new Page<>(data, more, more ? Optional.of(id.apply(data.get(data.size() - 1))) : Optional.empty());
+        T last = more ? data.get(data.size() - 1) : null;
+        return new Page<>(data, more,
+                more ? Optional.of(new Cursor(time.apply(last), id.apply(last)).encode()) : Optional.empty());
     }
 }

@@ -1,0 +1,1171 @@
+package com.agentwallet.core.testing;
+
+import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.ValidationException;
+import com.agentwallet.core.escrow.Dispute;
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.payment.CoSign;
+import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.FieldChange;
+import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyAuditEntry;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.policy.SpendEntry;
+import com.agentwallet.core.policy.SpendSummary;
+import com.agentwallet.core.policy.TimeRange;
+import com.agentwallet.core.policy.Violation;
+import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.wallet.AutoTopup;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The contract of the storage port ({@code com.agentwallet.core.port}): what every adapter of
+ * {@link Storage} must do, as the port interfaces' javadoc promises it. An adapter's test extends
+ * this class and implements {@link #newStorage()}; the in-memory stores and the PostgreSQL adapter
+ * run the same suite.
+ *
+ * <p>Only promised behaviour is checked. Where a port leaves something open (the order of
+ * {@code pendingSince}, {@code coSignExpiredBy}, {@code entriesIn} and {@code blockingAny}, which
+ * rows a {@code limit} keeps when more qualify, the tie order of equal timestamps, what an
+ * update of a missing row does), the suite checks only what holds under any choice. Writes and the
+ * reads that check them run in separate transactions, so every check also covers the commit.
+ * Times are whole milliseconds (a database keeps microseconds), and parent rows are written before
+ * the rows that refer to them, in the order the use cases write them.
+ */
+public abstract class StorageContract {
+    protected static final Instant T0 = Instant.parse("2026-04-01T12:00:00Z");
+    protected static final String RECIPIENT = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+    private static final String HASH_A = "a".repeat(64);
+    private static final String HASH_B = "b".repeat(64);
+
+    /** A storage holding no rows: each test starts from empty books (a fresh schema or truncated tables). */
+    protected abstract Storage newStorage();
+
+    private Storage storage;
+    private IdGenerator ids;
+    private Random addressBytes;
+
+    @BeforeEach
+    void openEmptyStorage() {
+        storage = newStorage();
+        ids = new RandomIdGenerator(new Random(20_260_401L));
+        addressBytes = new Random(7L);
+    }
+
+    /** The storage under test, for subclasses' own checks. */
+    protected final Storage storage() {
+        return storage;
+    }
+
+    // ---------------------------------------------------------------- transactions of the storage
+
+    @Test
+    void aTransactionReturnsWhatItsWorkReturnsAndCommitsIt() {
+        Organisation org = new Organisation(ids.org(), "Acme", Usdc.parse("10.00"), T0);
+
+        OrgId returned = storage.inTransaction(s -> {
+            s.organisations().insert(org);
+            return org.id();
+        });
+
+        assertThat(returned).isEqualTo(org.id());
+        assertThat(txOptional(s -> s.organisations().find(org.id()))).contains(org);
+    }
+
+    @Test
+    void aTransactionWhoseWorkThrowsLeavesNothingBehind() {
+        Organisation org = givenOrg();
+        Policy kept = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy toDelete = givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(1));
+        Wallet wallet = givenWallet(org.id(), kept.id(), "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        SpendEntry paidSpend = paid.spendEntry();
+        write(s -> s.spendLog().append(wallet.id(), paidSpend));
+        Escrow escrow = givenEscrow(wallet, EscrowStatus.LOCKED, T0.plusSeconds(600), T0);
+        IdempotencyRecord usedKey = new IdempotencyRecord(org.id(), "key-1", "fp-1", paid.id(), T0);
+        write(s -> s.idempotency().insert(usedKey));
+        write(s -> s.recipientCategories().put(org.id(), RECIPIENT, "food"));
+
+        Organisation otherOrg = new Organisation(ids.org(), "Other", Usdc.parse("5.00"), T0);
+        Policy newPolicy = newPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(2));
+        Wallet newWallet = newWallet(org.id(), kept.id(), "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        Transaction newTx = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0.plusSeconds(5));
+        Escrow newEscrow = newEscrow(wallet, ids.escrow(), newTx.id(), EscrowStatus.LOCKED, T0.plusSeconds(900), T0);
+        RuntimeException failure = new IllegalStateException("the ledger did not answer");
+
+        assertThatThrownBy(() -> storage.inTransaction(s -> {
+            s.organisations().insert(otherOrg);
+            s.organisations().update(org.withBalance(Usdc.parse("1.00")));
+            s.policies().insert(newPolicy);
+            s.policies().update(withName(kept, "Renamed", T0.plusSeconds(9)));
+            s.policies().delete(org.id(), toDelete.id());
+            s.policyAudit().append(auditEntry(kept, 2, T0.plusSeconds(9)));
+            s.wallets().insertIfAbsent(newWallet);
+            s.wallets().update(wallet.withBalance(Usdc.parse("0.01"), T0.plusSeconds(9)));
+            s.transactions().insert(newTx);
+            s.transactions().update(paid.withStatus(TransactionStatus.CONFIRMED, T0.plusSeconds(9)));
+            s.spendLog().append(wallet.id(), newTx.spendEntry());
+            s.spendLog().remove(wallet.id(), paid.id());
+            s.escrows().insert(newEscrow);
+            s.escrows().update(withStatus(escrow, EscrowStatus.RELEASED, T0.plusSeconds(9)));
+            s.recipientCategories().put(org.id(), RECIPIENT, "gambling");
+            s.recipientCategories().put(org.id(), "other-recipient", "gambling");
+            s.idempotency().insert(new IdempotencyRecord(org.id(), "key-2", "fp-2", newTx.id(), T0));
+            throw failure;
+        })).isSameAs(failure);
+
+        storage.inTransaction(s -> {
+            assertThat(s.organisations().find(otherOrg.id())).isEmpty();
+            assertThat(s.organisations().find(org.id())).contains(org);
+            assertThat(s.policies().find(org.id(), newPolicy.id())).isEmpty();
+            assertThat(s.policies().find(org.id(), kept.id())).contains(kept);
+            assertThat(s.policies().find(org.id(), toDelete.id())).contains(toDelete);
+            assertThat(s.policyAudit().list(org.id(), kept.id(), PageRequest.first(10)).data()).isEmpty();
+            assertThat(s.wallets().find(org.id(), newWallet.id())).isEmpty();
+            assertThat(s.wallets().find(org.id(), wallet.id())).contains(wallet);
+            assertThat(s.transactions().find(org.id(), newTx.id())).isEmpty();
+            assertThat(s.transactions().find(org.id(), paid.id())).contains(paid);
+            assertThat(s.spendLog().entriesIn(wallet.id(), List.of(new TimeRange(T0.minusSeconds(1), T0.plusSeconds(60)))))
+                    .containsExactly(paidSpend);
+            assertThat(s.escrows().find(org.id(), newEscrow.id())).isEmpty();
+            assertThat(s.escrows().find(org.id(), escrow.id())).contains(escrow);
+            assertThat(s.recipientCategories().categoryOf(org.id(), RECIPIENT)).contains("food");
+            assertThat(s.recipientCategories().categoryOf(org.id(), "other-recipient")).isEmpty();
+            assertThat(s.idempotency().find(org.id(), "key-2")).isEmpty();
+            assertThat(s.idempotency().find(org.id(), "key-1")).contains(usedKey);
+            return null;
+        });
+    }
+
+    // ---------------------------------------------------------------- organisations
+
+    @Test
+    void organisationsAreInsertedFoundLockedAndUpdated() {
+        Organisation org = givenOrg();
+        Organisation other = givenOrg();
+
+        assertThat(txOptional(s -> s.organisations().find(org.id()))).contains(org);
+        assertThat(txOptional(s -> s.organisations().lock(org.id()))).contains(org);
+        assertThat(txOptional(s -> s.organisations().find(ids.org()))).isEmpty();
+        assertThat(txOptional(s -> s.organisations().lock(ids.org()))).isEmpty();
+
+        Organisation credited = org.withBalance(Usdc.parse("1234.567891"));
+        write(s -> s.organisations().update(credited));
+
+        assertThat(txOptional(s -> s.organisations().find(org.id()))).contains(credited);
+        assertThat(txOptional(s -> s.organisations().find(other.id()))).contains(other);
+    }
+
+    // ---------------------------------------------------------------- wallets
+
+    @Test
+    void aWalletKeepsEveryField() {
+        Organisation org = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        SpendSummary spend = new SpendSummary(Usdc.parse("12.345678"), Usdc.parse("99.99"), 7,
+                T0.minus(Duration.ofHours(24)), T0.minus(Duration.ofDays(30)), T0.minus(Duration.ofHours(1)));
+        Wallet wallet = new Wallet(ids.wallet(), org.id(), "agent:7@acme.example", "Research agent", policy.id(),
+                List.of("team-a", "prod"), WalletStatus.FROZEN, nextAddress(), Usdc.parse("250.000001"), spend, 3,
+                Optional.of(new AutoTopup(true, Usdc.parse("10"), Usdc.parse("50.5"))), T0, T0.plusMillis(1500));
+
+        assertThat(txBoolean(s -> s.wallets().insertIfAbsent(wallet))).isTrue();
+
+        assertThat(txOptional(s -> s.wallets().find(org.id(), wallet.id()))).contains(wallet);
+    }
+
+    @Test
+    void insertIfAbsentRefusesASecondWalletForTheSameAgentInTheOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy otherPolicy = givenPolicy(otherOrg.id(), PolicyRules.NONE, T0);
+        Wallet first = givenWallet(org.id(), policy.id(), "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet duplicate = newWallet(org.id(), policy.id(), "agent-1", WalletStatus.ACTIVE, List.of("x"), T0.plusSeconds(1));
+        Wallet sameAgentElsewhere = newWallet(otherOrg.id(), otherPolicy.id(), "agent-1", WalletStatus.ACTIVE, List.of(),
+                T0.plusSeconds(2));
+
+        assertThat(txBoolean(s -> s.wallets().insertIfAbsent(duplicate))).isFalse();
+        assertThat(txBoolean(s -> s.wallets().insertIfAbsent(sameAgentElsewhere))).isTrue();
+
+        assertThat(txOptional(s -> s.wallets().find(org.id(), duplicate.id()))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(duplicate.id()))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().find(org.id(), first.id()))).contains(first);
+        assertThat(txOptional(s -> s.wallets().find(otherOrg.id(), sameAgentElsewhere.id()))).contains(sameAgentElsewhere);
+        assertThat(txList(s -> s.wallets().list(org.id(), WalletStore.Query.ALL, PageRequest.first(10)).data()))
+                .containsExactly(first);
+    }
+
+    @Test
+    void findAndLockOfAWalletAreScopedToItsOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Wallet wallet = givenWallet(org.id(), policy.id(), "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+
+        assertThat(txOptional(s -> s.wallets().find(org.id(), wallet.id()))).contains(wallet);
+        assertThat(txOptional(s -> s.wallets().lock(org.id(), wallet.id()))).contains(wallet);
+        assertThat(txOptional(s -> s.wallets().find(otherOrg.id(), wallet.id()))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().lock(otherOrg.id(), wallet.id()))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().find(org.id(), ids.wallet()))).isEmpty();
+    }
+
+    @Test
+    void findAnyOrgAndLockByAddressReachWalletsOfEveryOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet mine = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet theirs = givenWallet(otherOrg.id(), givenPolicy(otherOrg.id(), PolicyRules.NONE, T0).id(), "agent-2",
+                WalletStatus.FROZEN, List.of(), T0);
+
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(theirs.id()))).contains(theirs);
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(mine.id()))).contains(mine);
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(ids.wallet()))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().lockByAddress(theirs.address().base58()))).contains(theirs);
+        assertThat(txOptional(s -> s.wallets().lockByAddress(mine.address().base58()))).contains(mine);
+        assertThat(txOptional(s -> s.wallets().lockByAddress(nextAddress().base58()))).isEmpty();
+    }
+
+    @Test
+    void aWalletUpdateIsKept() {
+        Organisation org = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy nextPolicy = givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(1));
+        Wallet wallet = givenWallet(org.id(), policy.id(), "agent-1", WalletStatus.ACTIVE, List.of("a"), T0);
+        Instant later = T0.plusSeconds(30);
+        Wallet changed = wallet.withBalance(Usdc.parse("77.7"), later)
+                .withSpend(SpendSummary.EMPTY.advanceTo(later, List.of())
+                        .plus(new SpendEntry(ids.tx(), later, Usdc.parse("3"))))
+                .withStatus(WalletStatus.FROZEN, later)
+                .withDetails("New label", nextPolicy.id(), later)
+                .withAutoTopup(Optional.of(new AutoTopup(false, Usdc.parse("1"), Usdc.parse("2"))), later)
+                .withNextSessionVersion(later);
+
+        write(s -> s.wallets().update(changed));
+
+        assertThat(txOptional(s -> s.wallets().find(org.id(), wallet.id()))).contains(changed);
+    }
+
+    @Test
+    void walletListsFilterByStatusAndByAllOfTheTags() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet activeAb = givenWallet(org.id(), policy, "w1", WalletStatus.ACTIVE, List.of("a", "b"), T0.plusSeconds(1));
+        Wallet frozenA = givenWallet(org.id(), policy, "w2", WalletStatus.FROZEN, List.of("a"), T0.plusSeconds(2));
+        Wallet archivedB = givenWallet(org.id(), policy, "w3", WalletStatus.ARCHIVED, List.of("b"), T0.plusSeconds(3));
+        Wallet activeNone = givenWallet(org.id(), policy, "w4", WalletStatus.ACTIVE, List.of(), T0.plusSeconds(4));
+        givenWallet(otherOrg.id(), givenPolicy(otherOrg.id(), PolicyRules.NONE, T0).id(), "w5", WalletStatus.ACTIVE,
+                List.of("a", "b"), T0.plusSeconds(5));
+
+        assertThat(wallets(org.id(), Optional.empty(), List.of())).containsExactly(activeNone, archivedB, frozenA, activeAb);
+        assertThat(wallets(org.id(), Optional.of(WalletStatus.ACTIVE), List.of())).containsExactly(activeNone, activeAb);
+        assertThat(wallets(org.id(), Optional.of(WalletStatus.ARCHIVED), List.of())).containsExactly(archivedB);
+        assertThat(wallets(org.id(), Optional.empty(), List.of("a"))).containsExactly(frozenA, activeAb);
+        assertThat(wallets(org.id(), Optional.empty(), List.of("b", "a"))).containsExactly(activeAb);
+        assertThat(wallets(org.id(), Optional.of(WalletStatus.ACTIVE), List.of("b"))).containsExactly(activeAb);
+        assertThat(wallets(org.id(), Optional.of(WalletStatus.FROZEN), List.of("b"))).isEmpty();
+        assertThat(wallets(org.id(), Optional.empty(), List.of("c"))).isEmpty();
+    }
+
+    @Test
+    void walletListsPageNewestFirstWithACursor() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        List<Wallet> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            newestFirst.add(0, givenWallet(org.id(), policy, "agent-" + i, WalletStatus.ACTIVE, List.of(),
+                    T0.plusSeconds(i)));
+        }
+
+        Page<Wallet> first = read(s -> s.wallets().list(org.id(), WalletStore.Query.ALL, PageRequest.first(2)));
+        assertThat(first.data()).containsExactlyElementsOf(newestFirst.subList(0, 2));
+        assertThat(first.hasMore()).isTrue();
+        Page<Wallet> second = read(s -> s.wallets().list(org.id(), WalletStore.Query.ALL,
+                new PageRequest(2, first.nextCursor())));
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(2, 4));
+        assertThat(second.hasMore()).isTrue();
+        Page<Wallet> last = read(s -> s.wallets().list(org.id(), WalletStore.Query.ALL,
+                new PageRequest(2, second.nextCursor())));
+        assertThat(last.data()).containsExactlyElementsOf(newestFirst.subList(4, 5));
+        assertThat(last.hasMore()).isFalse();
+
+        Page<Wallet> exact = read(s -> s.wallets().list(org.id(), WalletStore.Query.ALL, PageRequest.first(5)));
+        assertThat(exact.data()).containsExactlyElementsOf(newestFirst);
+        assertThat(exact.hasMore()).isFalse();
+        Page<Wallet> none = read(s -> s.wallets().list(givenOrg().id(), WalletStore.Query.ALL, PageRequest.first(5)));
+        assertThat(none.data()).isEmpty();
+        assertThat(none.hasMore()).isFalse();
+    }
+
+    @Test
+    void theNextPageContinuesAfterTheCursorEvenWhenItsItemWasDeleted() {
+        Organisation org = givenOrg();
+        List<Policy> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            newestFirst.add(0, givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(i)));
+        }
+        Page<Policy> first = read(s -> s.policies().list(org.id(), PageRequest.first(2)));
+        write(s -> s.policies().delete(org.id(), newestFirst.get(1).id()));
+
+        Page<Policy> second = read(s -> s.policies().list(org.id(), new PageRequest(2, first.nextCursor())));
+
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(2, 4));
+    }
+
+    @Test
+    void aCursorThatIsNotOneOfOursIsAValidationError() {
+        Organisation org = givenOrg();
+
+        assertThatThrownBy(() -> read(s -> s.policies().list(org.id(), new PageRequest(2, Optional.of("not-a-cursor")))))
+                .isInstanceOf(ValidationException.class);
+    }
+
+    @Test
+    void organisationsListOldestFirst() {
+        Organisation older = new Organisation(ids.org(), "Older", Usdc.ZERO, T0);
+        Organisation newer = new Organisation(ids.org(), "Newer", Usdc.ZERO, T0.plusSeconds(1));
+        write(s -> s.organisations().insert(newer));
+        write(s -> s.organisations().insert(older));
+
+        assertThat(txList(s -> s.organisations().list())).containsExactly(older, newer);
+    }
+
+    @Test
+    void walletPagesVisitEveryWalletOnceWhenCreationTimesTie() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Set<WalletId> created = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(givenWallet(org.id(), policy, "agent-" + i, WalletStatus.ACTIVE, List.of(), T0).id());
+        }
+
+        List<Wallet> visited = allPages(request -> read(s -> s.wallets().list(org.id(), WalletStore.Query.ALL, request)), 2);
+
+        assertThat(visited).extracting(Wallet::id).containsExactlyInAnyOrderElementsOf(created);
+    }
+
+    @Test
+    void anyUsesPolicyIgnoresArchivedWallets() {
+        Organisation org = givenOrg();
+        Policy used = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy unused = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Wallet wallet = givenWallet(org.id(), used.id(), "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+
+        assertThat(txBoolean(s -> s.wallets().anyUsesPolicy(org.id(), used.id()))).isTrue();
+        assertThat(txBoolean(s -> s.wallets().anyUsesPolicy(org.id(), unused.id()))).isFalse();
+
+        Wallet frozen = wallet.withStatus(WalletStatus.FROZEN, T0.plusSeconds(1));
+        write(s -> s.wallets().update(frozen));
+        assertThat(txBoolean(s -> s.wallets().anyUsesPolicy(org.id(), used.id()))).isTrue();
+
+        write(s -> s.wallets().update(frozen.withStatus(WalletStatus.ARCHIVED, T0.plusSeconds(2))));
+        assertThat(txBoolean(s -> s.wallets().anyUsesPolicy(org.id(), used.id()))).isFalse();
+    }
+
+    @Test
+    void activeWithPolicyExpiredByListsActiveWalletsOfEveryOrganisationOldestExpiryFirst() {
+        Instant now = T0.plus(Duration.ofDays(1));
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy expiredFirst = givenPolicy(org.id(), expiringAt(now.minus(Duration.ofHours(3))), T0);
+        Policy expiredThird = givenPolicy(org.id(), expiringAt(now.minus(Duration.ofHours(1))), T0);
+        Policy expiringNow = givenPolicy(org.id(), expiringAt(now), T0);
+        Policy expiringLater = givenPolicy(org.id(), expiringAt(now.plusSeconds(1)), T0);
+        Policy neverExpiring = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy otherExpiredSecond = givenPolicy(otherOrg.id(), expiringAt(now.minus(Duration.ofHours(2))), T0);
+
+        Wallet third = givenWallet(org.id(), expiredThird.id(), "a1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet first = givenWallet(org.id(), expiredFirst.id(), "a2", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet fourth = givenWallet(org.id(), expiringNow.id(), "a3", WalletStatus.ACTIVE, List.of(), T0);
+        givenWallet(org.id(), expiredFirst.id(), "frozen", WalletStatus.FROZEN, List.of(), T0);
+        givenWallet(org.id(), expiredFirst.id(), "archived", WalletStatus.ARCHIVED, List.of(), T0);
+        givenWallet(org.id(), expiringLater.id(), "later", WalletStatus.ACTIVE, List.of(), T0);
+        givenWallet(org.id(), neverExpiring.id(), "never", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet second = givenWallet(otherOrg.id(), otherExpiredSecond.id(), "b1", WalletStatus.ACTIVE, List.of(), T0);
+
+        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now, 10))).containsExactly(first, second, third, fourth);
+        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now, 2))).containsExactly(first, second);
+        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now.minus(Duration.ofDays(2)), 10))).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- policies and their audit log
+
+    @Test
+    void aPolicyKeepsEveryRule() {
+        Organisation org = givenOrg();
+        PolicyRules rules = new PolicyRules(Optional.of(Usdc.parse("100")), Optional.of(Usdc.parse("500.25")),
+                Optional.of(Usdc.parse("10000.000001")), Optional.of(42), List.of(RECIPIENT, "wal_recipient-b", "c"),
+                Set.of("gambling", "adult.content"), Optional.of(T0.plus(Duration.ofDays(90))),
+                Optional.of(Usdc.parse("50")), Optional.of(new TestCoSigner(1).publicKey()));
+        Policy policy = new Policy(ids.policy(), org.id(), "Everything set", rules, 4, T0, T0.plusMillis(2500));
+
+        write(s -> s.policies().insert(policy));
+
+        assertThat(txOptional(s -> s.policies().find(org.id(), policy.id()))).contains(policy);
+    }
+
+    @Test
+    void findLockAndUpdateOfAPolicyAreScopedToItsOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+
+        assertThat(txOptional(s -> s.policies().find(org.id(), policy.id()))).contains(policy);
+        assertThat(txOptional(s -> s.policies().lock(org.id(), policy.id()))).contains(policy);
+        assertThat(txOptional(s -> s.policies().find(otherOrg.id(), policy.id()))).isEmpty();
+        assertThat(txOptional(s -> s.policies().lock(otherOrg.id(), policy.id()))).isEmpty();
+        assertThat(txOptional(s -> s.policies().find(org.id(), ids.policy()))).isEmpty();
+
+        Policy renamed = new Policy(policy.id(), org.id(), "Renamed", expiringAt(T0.plusSeconds(60)),
+                policy.version() + 1, policy.createdAt(), T0.plusSeconds(5));
+        write(s -> s.policies().update(renamed));
+        assertThat(txOptional(s -> s.policies().find(org.id(), policy.id()))).contains(renamed);
+    }
+
+    @Test
+    void aPolicyIsDeletedOnlyThroughItsOwnOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy doomed = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy kept = givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(1));
+
+        write(s -> s.policies().delete(otherOrg.id(), doomed.id()));
+        assertThat(txOptional(s -> s.policies().find(org.id(), doomed.id()))).contains(doomed);
+
+        write(s -> s.policies().delete(org.id(), doomed.id()));
+        assertThat(txOptional(s -> s.policies().find(org.id(), doomed.id()))).isEmpty();
+        assertThat(txOptional(s -> s.policies().find(org.id(), kept.id()))).contains(kept);
+        assertThat(txList(s -> s.policies().list(org.id(), PageRequest.first(10)).data())).containsExactly(kept);
+    }
+
+    @Test
+    void policyListsAreTheOrganisationsPoliciesNewestFirstInPages() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        List<Policy> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            newestFirst.add(0, givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(i)));
+            givenPolicy(otherOrg.id(), PolicyRules.NONE, T0.plusSeconds(i));
+        }
+
+        Page<Policy> first = read(s -> s.policies().list(org.id(), PageRequest.first(3)));
+        assertThat(first.data()).containsExactlyElementsOf(newestFirst.subList(0, 3));
+        assertThat(first.hasMore()).isTrue();
+        Page<Policy> second = read(s -> s.policies().list(org.id(), new PageRequest(3, first.nextCursor())));
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(3, 5));
+        assertThat(second.hasMore()).isFalse();
+    }
+
+    @Test
+    void blockingAnyFindsTheOrganisationsPoliciesThatBlockAnyOfTheCategories() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy gamblingAndAdult = givenPolicy(org.id(), blocking("gambling", "adult"), T0);
+        Policy crypto = givenPolicy(org.id(), blocking("crypto"), T0.plusSeconds(1));
+        givenPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(2));
+        givenPolicy(otherOrg.id(), blocking("gambling"), T0);
+
+        assertThat(txList(s -> s.policies().blockingAny(org.id(), Set.of("gambling")))).containsExactly(gamblingAndAdult);
+        assertThat(txList(s -> s.policies().blockingAny(org.id(), Set.of("adult", "crypto", "food"))))
+                .containsExactlyInAnyOrder(gamblingAndAdult, crypto);
+        assertThat(txList(s -> s.policies().blockingAny(org.id(), Set.of("food")))).isEmpty();
+        assertThat(txList(s -> s.policies().blockingAny(org.id(), Set.of()))).isEmpty();
+    }
+
+    @Test
+    void theAuditLogListsAPolicysHistoryNewestFirstInPages() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Policy policy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        Policy otherPolicy = givenPolicy(org.id(), PolicyRules.NONE, T0);
+        PolicyAuditEntry created = new PolicyAuditEntry(policy.id(), org.id(), 1, PolicyAuditEntry.Action.CREATED,
+                new Actor("key_admin"), T0, List.of(new FieldChange("name", null, "Policy"),
+                new FieldChange("max_per_tx", null, "100.00")));
+        PolicyAuditEntry updated = new PolicyAuditEntry(policy.id(), org.id(), 2, PolicyAuditEntry.Action.UPDATED,
+                Actor.SYSTEM, T0.plusSeconds(60), List.of(new FieldChange("max_per_tx", "100.00", "50.00")));
+        PolicyAuditEntry deleted = new PolicyAuditEntry(policy.id(), org.id(), 3, PolicyAuditEntry.Action.DELETED,
+                new Actor("key_admin"), T0.plusSeconds(120), List.of());
+        write(s -> s.policyAudit().append(created));
+        write(s -> s.policyAudit().append(auditEntry(otherPolicy, 1, T0.plusSeconds(90))));
+        write(s -> {
+            s.policyAudit().append(updated);
+            s.policyAudit().append(deleted);
+        });
+
+        Page<PolicyAuditEntry> first = read(s -> s.policyAudit().list(org.id(), policy.id(), PageRequest.first(2)));
+        assertThat(first.data()).containsExactly(deleted, updated);
+        assertThat(first.hasMore()).isTrue();
+        Page<PolicyAuditEntry> second = read(s -> s.policyAudit().list(org.id(), policy.id(),
+                new PageRequest(2, first.nextCursor())));
+        assertThat(second.data()).containsExactly(created);
+        assertThat(second.hasMore()).isFalse();
+        assertThat(txList(s -> s.policyAudit().list(otherOrg.id(), policy.id(), PageRequest.first(10)).data())).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- transactions
+
+    @Test
+    void aTransactionKeepsEveryField() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction full = new Transaction(ids.tx(), org.id(), wallet.id(), TransactionType.PAYMENT,
+                TransactionStatus.FAILED, Usdc.parse("12.000001"), RECIPIENT, Optional.of("invoice 42 – ünïcödé"), true,
+                Optional.empty(), Optional.of("5" + "x".repeat(86)), Optional.of(123_456_789L),
+                Optional.of(new CoSign(new TestCoSigner(2).publicKey(), "cGF5bG9hZA==", T0.plusSeconds(300),
+                        Optional.of("sig"))),
+                Optional.empty(), Optional.of("program error 0x1"), T0, T0.plusMillis(1250));
+        Transaction blocked = Transaction.open(ids.tx(), org.id(), wallet.id(), TransactionType.PAYMENT,
+                TransactionStatus.PENDING, Usdc.parse("1000"), RECIPIENT, T0.plusSeconds(1))
+                .blockedBy(new Violation(ViolationRule.MAX_PER_TX, "100.00", "1000.00"));
+
+        write(s -> {
+            s.transactions().insert(full);
+            s.transactions().insert(blocked);
+        });
+
+        assertThat(txOptional(s -> s.transactions().find(org.id(), full.id()))).contains(full);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), blocked.id()))).contains(blocked);
+    }
+
+    @Test
+    void findLockAndUpdateOfATransactionAreScopedToItsOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction tx = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+
+        assertThat(txOptional(s -> s.transactions().find(org.id(), tx.id()))).contains(tx);
+        assertThat(txOptional(s -> s.transactions().lock(org.id(), tx.id()))).contains(tx);
+        assertThat(txOptional(s -> s.transactions().find(otherOrg.id(), tx.id()))).isEmpty();
+        assertThat(txOptional(s -> s.transactions().lock(otherOrg.id(), tx.id()))).isEmpty();
+        assertThat(txOptional(s -> s.transactions().find(org.id(), ids.tx()))).isEmpty();
+
+        Transaction confirmed = tx.withMemo(Optional.of("memo")).confirmed("sig-1", 77L, T0.plusSeconds(3));
+        write(s -> s.transactions().update(confirmed));
+        assertThat(txOptional(s -> s.transactions().find(org.id(), tx.id()))).contains(confirmed);
+    }
+
+    @Test
+    void transactionHistoryAppliesEveryFilterFromInclusiveToExclusive() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet w1 = givenWallet(org.id(), policy, "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet w2 = givenWallet(org.id(), policy, "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet foreign = givenWallet(otherOrg.id(), givenPolicy(otherOrg.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction a = givenTx(w1, TransactionType.FUNDING, TransactionStatus.CONFIRMED, T0.plusSeconds(10));
+        Transaction b = givenTx(w1, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(20));
+        Transaction c = givenTx(w2, TransactionType.PAYMENT, TransactionStatus.PENDING, T0.plusSeconds(30));
+        Transaction d = givenTx(w1, TransactionType.PAYMENT, TransactionStatus.FAILED, T0.plusSeconds(40));
+        Transaction e = givenTx(w2, TransactionType.WITHDRAWAL, TransactionStatus.CONFIRMED, T0.plusSeconds(50));
+        givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(35));
+
+        assertThat(history(org.id(), TransactionStore.Query.ALL)).containsExactly(e, d, c, b, a);
+        assertThat(history(org.id(), TransactionStore.Query.ofWallet(w1.id()))).containsExactly(d, b, a);
+        assertThat(history(org.id(), query(Optional.empty(), Optional.of(TransactionStatus.CONFIRMED), Optional.empty(),
+                Optional.empty(), Optional.empty()))).containsExactly(e, b, a);
+        assertThat(history(org.id(), query(Optional.empty(), Optional.empty(), Optional.of(TransactionType.PAYMENT),
+                Optional.empty(), Optional.empty()))).containsExactly(d, c, b);
+        assertThat(history(org.id(), query(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(T0.plusSeconds(20)), Optional.of(T0.plusSeconds(40))))).containsExactly(c, b);
+        assertThat(history(org.id(), query(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(T0.plusSeconds(41)), Optional.empty()))).containsExactly(e);
+        assertThat(history(org.id(), query(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of(T0.plusSeconds(10))))).isEmpty();
+        assertThat(history(org.id(), query(Optional.of(w1.id()), Optional.of(TransactionStatus.CONFIRMED),
+                Optional.of(TransactionType.PAYMENT), Optional.of(T0), Optional.of(T0.plusSeconds(60)))))
+                .containsExactly(b);
+        assertThat(history(org.id(), TransactionStore.Query.ofWallet(foreign.id()))).isEmpty();
+    }
+
+    @Test
+    void transactionHistoryPagesNewestFirst() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        List<Transaction> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            newestFirst.add(0, givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(i)));
+        }
+
+        Page<Transaction> first = read(s -> s.transactions().list(org.id(), TransactionStore.Query.ALL, PageRequest.first(4)));
+        assertThat(first.data()).containsExactlyElementsOf(newestFirst.subList(0, 4));
+        assertThat(first.hasMore()).isTrue();
+        Page<Transaction> second = read(s -> s.transactions().list(org.id(), TransactionStore.Query.ALL,
+                new PageRequest(4, first.nextCursor())));
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(4, 7));
+        assertThat(second.hasMore()).isFalse();
+    }
+
+    @Test
+    void pendingSinceFindsPendingTransactionsLastChangedAtOrBeforeTheInstant() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Instant changedBy = T0.plusSeconds(100);
+        Transaction old = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction atTheInstant = givenTx(wallet, TransactionType.WITHDRAWAL, TransactionStatus.PENDING, changedBy);
+        givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, changedBy.plusMillis(1));
+        givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, T0.plusSeconds(300));
+        Transaction changedLater = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, T0.plusSeconds(300));
+        write(s -> s.transactions().update(changedLater.withStatus(TransactionStatus.PENDING, changedBy.plusSeconds(1))));
+
+        assertThat(txList(s -> s.transactions().pendingSince(changedBy, 10))).containsExactlyInAnyOrder(old, atTheInstant);
+        assertThat(txList(s -> s.transactions().pendingSince(changedBy, 1))).hasSize(1).isSubsetOf(old, atTheInstant);
+        assertThat(txList(s -> s.transactions().pendingSince(T0.minusMillis(1), 10))).isEmpty();
+    }
+
+    @Test
+    void coSignExpiredByFindsPaymentsWaitingForACoSignatureWhoseWindowClosed() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Instant now = T0.plusSeconds(600);
+        Transaction closedBefore = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, now.minusSeconds(60));
+        Transaction closedNow = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, now);
+        givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, now.plusMillis(1));
+        givenCoSignTx(wallet, TransactionStatus.PENDING, now.minusSeconds(60));
+        givenCoSignTx(wallet, TransactionStatus.REJECTED, now.minusSeconds(60));
+
+        assertThat(txList(s -> s.transactions().coSignExpiredBy(now, 10))).containsExactlyInAnyOrder(closedBefore, closedNow);
+        assertThat(txList(s -> s.transactions().coSignExpiredBy(now, 1))).hasSize(1).isSubsetOf(closedBefore, closedNow);
+        assertThat(txList(s -> s.transactions().coSignExpiredBy(T0, 10))).isEmpty();
+    }
+
+    @Test
+    void anyAwaitingCoSignIsTrueWhileTheWalletHasAPaymentInPendingCoSign() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet wallet = givenWallet(org.id(), policy, "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet sibling = givenWallet(org.id(), policy, "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        givenTx(sibling, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction waiting = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, T0.plusSeconds(300));
+
+        assertThat(txBoolean(s -> s.transactions().anyAwaitingCoSign(org.id(), wallet.id()))).isTrue();
+        assertThat(txBoolean(s -> s.transactions().anyAwaitingCoSign(org.id(), sibling.id()))).isFalse();
+        assertThat(txBoolean(s -> s.transactions().anyAwaitingCoSign(otherOrg.id(), wallet.id()))).isFalse();
+
+        write(s -> s.transactions().update(waiting.withStatus(TransactionStatus.PENDING, T0.plusSeconds(1))));
+        assertThat(txBoolean(s -> s.transactions().anyAwaitingCoSign(org.id(), wallet.id()))).isFalse();
+    }
+
+    // ---------------------------------------------------------------- spend log
+
+    @Test
+    void entriesInTakesEachRangeAsAfterExclusiveUntilInclusive() {
+        Wallet wallet = givenWalletOfNewOrg();
+        SpendEntry at0 = givenSpend(wallet, T0);
+        SpendEntry at10 = givenSpend(wallet, T0.plusSeconds(10));
+        SpendEntry at20 = givenSpend(wallet, T0.plusSeconds(20));
+        SpendEntry at30 = givenSpend(wallet, T0.plusSeconds(30));
+
+        assertThat(spends(wallet, range(0, 20))).containsExactlyInAnyOrder(at10, at20);
+        assertThat(spends(wallet, range(-1, 0))).containsExactly(at0);
+        assertThat(spends(wallet, range(20, 30))).containsExactly(at30);
+        assertThat(spends(wallet, range(30, 40))).isEmpty();
+        assertThat(spends(wallet, range(-100, 100))).containsExactlyInAnyOrder(at0, at10, at20, at30);
+        assertThat(spends(wallet, new TimeRange(T0.plusMillis(9_999), T0.plusMillis(10_001)))).containsExactly(at10);
+        assertThat(spends(wallet, new TimeRange(T0.plusSeconds(10), T0.plusSeconds(10)))).isEmpty();
+    }
+
+    @Test
+    void entriesInFindsNothingInARangeThatHoldsNoInstant() {
+        Wallet wallet = givenWalletOfNewOrg();
+        SpendEntry at10 = givenSpend(wallet, T0.plusSeconds(10));
+
+        assertThat(spends(wallet, range(20, 0))).isEmpty();
+        assertThat(spends(wallet, range(20, 0), range(0, 10))).containsExactly(at10);
+    }
+
+    @Test
+    void entriesInOverSeveralRangesReturnsEachSpendOnce() {
+        Wallet wallet = givenWalletOfNewOrg();
+        SpendEntry at0 = givenSpend(wallet, T0);
+        SpendEntry at10 = givenSpend(wallet, T0.plusSeconds(10));
+        SpendEntry at20 = givenSpend(wallet, T0.plusSeconds(20));
+        SpendEntry at30 = givenSpend(wallet, T0.plusSeconds(30));
+        givenSpend(wallet, T0.plusSeconds(40));
+
+        assertThat(spends(wallet, range(0, 20), range(10, 30))).containsExactlyInAnyOrder(at10, at20, at30);
+        assertThat(spends(wallet, range(-1, 0), range(20, 30))).containsExactlyInAnyOrder(at0, at30);
+        assertThat(spends(wallet, range(0, 10), range(0, 10), range(5, 10))).containsExactly(at10);
+        assertThat(spends(wallet, range(-5, 35), range(-1, 0), range(25, 30), range(60, 90)))
+                .containsExactlyInAnyOrder(at0, at10, at20, at30);
+        assertThat(spends(wallet)).isEmpty();
+    }
+
+    @Test
+    void entriesInKeepsWalletsApartAndSpendsAtTheSameInstant() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet wallet = givenWallet(org.id(), policy, "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet sibling = givenWallet(org.id(), policy, "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        SpendEntry first = givenSpend(wallet, T0.plusSeconds(10));
+        SpendEntry sameInstant = givenSpend(wallet, T0.plusSeconds(10));
+        SpendEntry siblings = givenSpend(sibling, T0.plusSeconds(10));
+
+        assertThat(spends(wallet, range(0, 20))).containsExactlyInAnyOrder(first, sameInstant);
+        assertThat(spends(sibling, range(0, 20))).containsExactly(siblings);
+    }
+
+    @Test
+    void removeGivesBackTheLoggedSpendOnceAndOnlyForItsWallet() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet wallet = givenWallet(org.id(), policy, "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet sibling = givenWallet(org.id(), policy, "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        SpendEntry removed = givenSpend(wallet, T0.plusSeconds(10));
+        SpendEntry kept = givenSpend(wallet, T0.plusSeconds(10));
+
+        assertThat(txOptional(s -> s.spendLog().remove(sibling.id(), removed.txId()))).isEmpty();
+        assertThat(spends(wallet, range(0, 20))).containsExactlyInAnyOrder(removed, kept);
+
+        assertThat(txOptional(s -> s.spendLog().remove(wallet.id(), removed.txId()))).contains(removed);
+        assertThat(spends(wallet, range(0, 20))).containsExactly(kept);
+        assertThat(txOptional(s -> s.spendLog().remove(wallet.id(), removed.txId()))).isEmpty();
+        assertThat(txOptional(s -> s.spendLog().remove(wallet.id(), ids.tx()))).isEmpty();
+        assertThat(spends(wallet, range(0, 20))).containsExactly(kept);
+    }
+
+    // ---------------------------------------------------------------- escrows
+
+    @Test
+    void anEscrowKeepsEveryField() {
+        Organisation org = givenOrg();
+        Organisation receiverOrg = givenOrg();
+        Wallet sender = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "sender",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet receiver = givenWallet(receiverOrg.id(), givenPolicy(receiverOrg.id(), PolicyRules.NONE, T0).id(),
+                "receiver", WalletStatus.ACTIVE, List.of(), T0);
+        EscrowId id = ids.escrow();
+        Transaction lockTx = newTx(sender, TransactionType.ESCROW_LOCK, TransactionStatus.CONFIRMED, T0).withEscrow(id);
+        Escrow escrow = new Escrow(id, org.id(), sender.id(), receiver.id().value(), receiver.address().base58(),
+                Optional.of(receiver.id()), Usdc.parse("42.5"), "Summarise 10 papers – ünïcödé", 3600,
+                T0.plusSeconds(3600), Optional.of(HASH_A), EscrowStatus.DISPUTED, Optional.of(HASH_B),
+                Optional.of(new Dispute("Wrong output", HASH_B, T0.plusSeconds(60))), lockTx.id(), Optional.empty(),
+                Optional.empty(), T0, T0.plusMillis(60_500));
+
+        write(s -> {
+            s.escrows().insert(escrow);
+            s.transactions().insert(lockTx);
+        });
+
+        assertThat(txOptional(s -> s.escrows().find(org.id(), id))).contains(escrow);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), lockTx.id()))).contains(lockTx);
+    }
+
+    @Test
+    void findLockAndUpdateOfAnEscrowAreScopedToItsOrganisation() {
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWalletOfNewOrg();
+        Escrow escrow = givenEscrow(wallet, EscrowStatus.LOCKED, T0.plusSeconds(60), T0);
+
+        assertThat(txOptional(s -> s.escrows().find(wallet.orgId(), escrow.id()))).contains(escrow);
+        assertThat(txOptional(s -> s.escrows().lock(wallet.orgId(), escrow.id()))).contains(escrow);
+        assertThat(txOptional(s -> s.escrows().find(otherOrg.id(), escrow.id()))).isEmpty();
+        assertThat(txOptional(s -> s.escrows().lock(otherOrg.id(), escrow.id()))).isEmpty();
+        assertThat(txOptional(s -> s.escrows().find(wallet.orgId(), ids.escrow()))).isEmpty();
+
+        Transaction settleTx = givenTx(wallet, TransactionType.ESCROW_RELEASE, TransactionStatus.PENDING, T0.plusSeconds(5));
+        Escrow released = new Escrow(escrow.id(), escrow.orgId(), escrow.fromWallet(), escrow.toWallet(),
+                escrow.receiver(), escrow.receiverWallet(), escrow.amount(), escrow.taskDescription(),
+                escrow.timeoutSeconds(), escrow.timeoutAt(), escrow.expectedProof(), EscrowStatus.RELEASED,
+                Optional.of(HASH_A), escrow.dispute(), escrow.lockTx(), Optional.of(settleTx.id()),
+                Optional.of("proof_accepted"), escrow.createdAt(), T0.plusSeconds(5));
+        write(s -> s.escrows().update(released));
+        assertThat(txOptional(s -> s.escrows().find(wallet.orgId(), escrow.id()))).contains(released);
+    }
+
+    @Test
+    void escrowListsFilterBySenderWalletAndStatusNewestFirstInPages() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet w1 = givenWallet(org.id(), policy, "agent-1", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet w2 = givenWallet(org.id(), policy, "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet foreign = givenWalletOfNewOrg();
+        Escrow a = givenEscrow(w1, EscrowStatus.LOCKED, T0.plusSeconds(600), T0.plusSeconds(1));
+        Escrow b = givenEscrow(w2, EscrowStatus.LOCKED, T0.plusSeconds(600), T0.plusSeconds(2));
+        Escrow c = givenEscrow(w1, EscrowStatus.RELEASED, T0.plusSeconds(600), T0.plusSeconds(3));
+        Escrow d = givenEscrow(w1, EscrowStatus.LOCKED, T0.plusSeconds(600), T0.plusSeconds(4));
+        givenEscrow(foreign, EscrowStatus.LOCKED, T0.plusSeconds(600), T0.plusSeconds(5));
+
+        assertThat(escrows(org.id(), EscrowStore.Query.ALL)).containsExactly(d, c, b, a);
+        assertThat(escrows(org.id(), new EscrowStore.Query(Optional.of(w1.id()), Optional.empty()))).containsExactly(d, c, a);
+        assertThat(escrows(org.id(), new EscrowStore.Query(Optional.empty(), Optional.of(EscrowStatus.LOCKED))))
+                .containsExactly(d, b, a);
+        assertThat(escrows(org.id(), new EscrowStore.Query(Optional.of(w2.id()), Optional.of(EscrowStatus.RELEASED))))
+                .isEmpty();
+
+        Page<Escrow> first = read(s -> s.escrows().list(org.id(), EscrowStore.Query.ALL, PageRequest.first(3)));
+        assertThat(first.data()).containsExactly(d, c, b);
+        assertThat(first.hasMore()).isTrue();
+        Page<Escrow> second = read(s -> s.escrows().list(org.id(), EscrowStore.Query.ALL,
+                new PageRequest(3, first.nextCursor())));
+        assertThat(second.data()).containsExactly(a);
+        assertThat(second.hasMore()).isFalse();
+    }
+
+    @Test
+    void lockedTimedOutByListsLockedEscrowsOfEveryOrganisationEarliestTimeoutFirst() {
+        Instant now = T0.plusSeconds(3600);
+        Wallet wallet = givenWalletOfNewOrg();
+        Wallet foreign = givenWalletOfNewOrg();
+        Escrow third = givenEscrow(wallet, EscrowStatus.LOCKED, now.minusSeconds(60), T0);
+        Escrow first = givenEscrow(wallet, EscrowStatus.LOCKED, now.minusSeconds(180), T0);
+        Escrow fourth = givenEscrow(wallet, EscrowStatus.LOCKED, now, T0);
+        Escrow second = givenEscrow(foreign, EscrowStatus.LOCKED, now.minusSeconds(120), T0);
+        givenEscrow(wallet, EscrowStatus.LOCKED, now.plusMillis(1), T0);
+        givenEscrow(wallet, EscrowStatus.DISPUTED, now.minusSeconds(600), T0);
+        givenEscrow(wallet, EscrowStatus.RELEASED, now.minusSeconds(600), T0);
+        givenEscrow(wallet, EscrowStatus.REFUNDED, now.minusSeconds(600), T0);
+
+        assertThat(txList(s -> s.escrows().lockedTimedOutBy(now, 10))).containsExactly(first, second, third, fourth);
+        assertThat(txList(s -> s.escrows().lockedTimedOutBy(now, 2))).containsExactly(first, second);
+        assertThat(txList(s -> s.escrows().lockedTimedOutBy(T0, 10))).isEmpty();
+    }
+
+    @Test
+    void anyOpenFromIsTrueWhileTheWalletHasALockedOrDisputedEscrow() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet locked = givenWallet(org.id(), policy, "locked", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet disputed = givenWallet(org.id(), policy, "disputed", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet settled = givenWallet(org.id(), policy, "settled", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet receiverOnly = givenWallet(org.id(), policy, "receiver", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet payer = givenWallet(org.id(), policy, "payer", WalletStatus.ACTIVE, List.of(), T0);
+        Escrow lockedEscrow = givenEscrow(locked, EscrowStatus.LOCKED, T0.plusSeconds(60), T0);
+        givenEscrow(disputed, EscrowStatus.DISPUTED, T0.plusSeconds(60), T0);
+        givenEscrow(settled, EscrowStatus.RELEASED, T0.plusSeconds(60), T0);
+        givenEscrow(settled, EscrowStatus.REFUNDED, T0.plusSeconds(60), T0);
+        givenEscrowTo(payer, receiverOnly, EscrowStatus.LOCKED);
+
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), locked.id()))).isTrue();
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), disputed.id()))).isTrue();
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), settled.id()))).isFalse();
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), payer.id()))).isTrue();
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), receiverOnly.id()))).isFalse();
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(otherOrg.id(), locked.id()))).isFalse();
+
+        write(s -> s.escrows().update(withStatus(lockedEscrow, EscrowStatus.REFUNDED, T0.plusSeconds(61))));
+        assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), locked.id()))).isFalse();
+    }
+
+    // ---------------------------------------------------------------- recipient categories
+
+    @Test
+    void recipientCategoriesAreAMapPerOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        write(s -> {
+            s.recipientCategories().put(org.id(), RECIPIENT, "gambling");
+            s.recipientCategories().put(org.id(), "recipient-b", "food");
+            s.recipientCategories().put(org.id(), "recipient-c", "crypto");
+            s.recipientCategories().put(otherOrg.id(), "recipient-d", "gambling");
+        });
+
+        assertThat(txOptional(s -> s.recipientCategories().categoryOf(org.id(), RECIPIENT))).contains("gambling");
+        assertThat(txOptional(s -> s.recipientCategories().categoryOf(otherOrg.id(), RECIPIENT))).isEmpty();
+        assertThat(txOptional(s -> s.recipientCategories().categoryOf(org.id(), "unknown"))).isEmpty();
+        assertThat(txSet(s -> s.recipientCategories().recipientsIn(org.id(), Set.of("gambling", "crypto"))))
+                .containsExactlyInAnyOrder(RECIPIENT, "recipient-c");
+        assertThat(txSet(s -> s.recipientCategories().recipientsIn(org.id(), Set.of("travel")))).isEmpty();
+
+        write(s -> s.recipientCategories().put(org.id(), RECIPIENT, "food"));
+
+        assertThat(txOptional(s -> s.recipientCategories().categoryOf(org.id(), RECIPIENT))).contains("food");
+        assertThat(txSet(s -> s.recipientCategories().recipientsIn(org.id(), Set.of("food"))))
+                .containsExactlyInAnyOrder(RECIPIENT, "recipient-b");
+        assertThat(txSet(s -> s.recipientCategories().recipientsIn(org.id(), Set.of("gambling")))).isEmpty();
+        assertThat(txSet(s -> s.recipientCategories().recipientsIn(otherOrg.id(), Set.of("gambling"))))
+                .containsExactly("recipient-d");
+    }
+
+    // ---------------------------------------------------------------- idempotency keys
+
+    @Test
+    void idempotencyRecordsAreFoundByOrganisationAndKey() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet foreign = givenWallet(otherOrg.id(), givenPolicy(otherOrg.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction foreignPaid = givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        IdempotencyRecord record = new IdempotencyRecord(org.id(), "order-42", "sha256:abc", paid.id(), T0);
+        IdempotencyRecord sameKeyElsewhere = new IdempotencyRecord(otherOrg.id(), "order-42", "sha256:def",
+                foreignPaid.id(), T0.plusSeconds(1));
+
+        write(s -> s.idempotency().insert(record));
+        assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42"))).isEmpty();
+        write(s -> s.idempotency().insert(sameKeyElsewhere));
+
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record);
+        assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42"))).contains(sameKeyElsewhere);
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-43"))).isEmpty();
+    }
+
+    @Test
+    void aSecondInsertOfAKeyInTheSameOrganisationFails() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction retried = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(1));
+        IdempotencyRecord record = new IdempotencyRecord(org.id(), "order-42", "fp-1", paid.id(), T0);
+        write(s -> s.idempotency().insert(record));
+
+        assertThatThrownBy(() -> write(s -> s.idempotency().insert(
+                new IdempotencyRecord(org.id(), "order-42", "fp-2", retried.id(), T0.plusSeconds(1)))))
+                .isInstanceOf(RuntimeException.class);
+
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record);
+    }
+
+    // ---------------------------------------------------------------- helpers: transactions
+
+    /** A read in a transaction of its own (after the writes it checks have committed). */
+    protected final <T> T read(Function<Stores, T> work) {
+        return storage.inTransaction(work);
+    }
+
+    // Typed forms of a one-call transaction, so that AssertJ picks the matching assertThat overload.
+
+    protected final <T> Optional<T> txOptional(Function<Stores, Optional<T>> work) {
+        return storage.inTransaction(work);
+    }
+
+    protected final boolean txBoolean(Predicate<Stores> work) {
+        return storage.inTransaction(work::test);
+    }
+
+    protected final <T> List<T> txList(Function<Stores, List<T>> work) {
+        return storage.inTransaction(work);
+    }
+
+    protected final <T> Set<T> txSet(Function<Stores, Set<T>> work) {
+        return storage.inTransaction(work);
+    }
+
+    protected final void write(Consumer<Stores> work) {
+        storage.inTransaction(s -> {
+            work.accept(s);
+            return null;
+        });
+    }
+
+    // ---------------------------------------------------------------- helpers: rows
+
+    protected final Organisation givenOrg() {
+        Organisation org = new Organisation(ids.org(), "Org", Usdc.parse("1000.00"), T0);
+        write(s -> s.organisations().insert(org));
+        return org;
+    }
+
+    private Policy newPolicy(OrgId orgId, PolicyRules rules, Instant createdAt) {
+        return new Policy(ids.policy(), orgId, "Policy", rules, 1, createdAt, createdAt);
+    }
+
+    protected final Policy givenPolicy(OrgId orgId, PolicyRules rules, Instant createdAt) {
+        Policy policy = newPolicy(orgId, rules, createdAt);
+        write(s -> s.policies().insert(policy));
+        return policy;
+    }
+
+    private LedgerAddress nextAddress() {
+        byte[] bytes = new byte[LedgerAddress.LENGTH];
+        addressBytes.nextBytes(bytes);
+        return LedgerAddress.of(bytes);
+    }
+
+    private Wallet newWallet(OrgId orgId, PolicyId policyId, String agentId, WalletStatus status, List<String> tags,
+                             Instant createdAt) {
+        return new Wallet(ids.wallet(), orgId, agentId, "label", policyId, tags, status, nextAddress(),
+                Usdc.parse("100.00"), SpendSummary.EMPTY, 1, Optional.empty(), createdAt, createdAt);
+    }
+
+    protected final Wallet givenWallet(OrgId orgId, PolicyId policyId, String agentId, WalletStatus status,
+                                       List<String> tags, Instant createdAt) {
+        Wallet wallet = newWallet(orgId, policyId, agentId, status, tags, createdAt);
+        assertThat(txBoolean(s -> s.wallets().insertIfAbsent(wallet))).isTrue();
+        return wallet;
+    }
+
+    private Wallet givenWalletOfNewOrg() {
+        Organisation org = givenOrg();
+        return givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent", WalletStatus.ACTIVE,
+                List.of(), T0);
+    }
+
+    private Transaction newTx(Wallet wallet, TransactionType type, TransactionStatus status, Instant at) {
+        return Transaction.open(ids.tx(), wallet.orgId(), wallet.id(), type, status, Usdc.parse("1.50"), RECIPIENT, at);
+    }
+
+    protected final Transaction givenTx(Wallet wallet, TransactionType type, TransactionStatus status, Instant at) {
+        Transaction tx = newTx(wallet, type, status, at);
+        write(s -> s.transactions().insert(tx));
+        return tx;
+    }
+
+    /** A payment that went to co-signing, whose approval window closes at {@code expiresAt}. */
+    private Transaction givenCoSignTx(Wallet wallet, TransactionStatus status, Instant expiresAt) {
+        Transaction tx = newTx(wallet, TransactionType.PAYMENT, status, T0)
+                .withCoSign(new CoSign(new TestCoSigner(3).publicKey(), "cGF5bG9hZA==", expiresAt, Optional.empty()));
+        write(s -> s.transactions().insert(tx));
+        return tx;
+    }
+
+    /** A spend of a new payment of the wallet, logged. */
+    private SpendEntry givenSpend(Wallet wallet, Instant at) {
+        Transaction payment = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, at);
+        SpendEntry entry = payment.spendEntry();
+        write(s -> s.spendLog().append(wallet.id(), entry));
+        return entry;
+    }
+
+    private List<SpendEntry> spends(Wallet wallet, TimeRange... ranges) {
+        return read(s -> s.spendLog().entriesIn(wallet.id(), List.of(ranges)));
+    }
+
+    /** The instants {@code T0 + afterSeconds < t <= T0 + untilSeconds}. */
+    private static TimeRange range(long afterSeconds, long untilSeconds) {
+        return new TimeRange(T0.plusSeconds(afterSeconds), T0.plusSeconds(untilSeconds));
+    }
+
+    private Escrow newEscrow(Wallet from, EscrowId id, TxId lockTx, EscrowStatus status, Instant timeoutAt,
+                             Instant createdAt) {
+        return new Escrow(id, from.orgId(), from.id(), RECIPIENT, RECIPIENT, Optional.empty(), Usdc.parse("5.00"),
+                "task", 600, timeoutAt, Optional.empty(), status, Optional.empty(),
+                status == EscrowStatus.DISPUTED ? Optional.of(new Dispute("late", HASH_A, createdAt)) : Optional.empty(),
+                lockTx, Optional.empty(), Optional.empty(), createdAt, createdAt);
+    }
+
+    /** An escrow from {@code from} with its lock transaction, written in the order the lock use case writes them. */
+    private Escrow givenEscrow(Wallet from, EscrowStatus status, Instant timeoutAt, Instant createdAt) {
+        EscrowId id = ids.escrow();
+        Transaction lockTx = newTx(from, TransactionType.ESCROW_LOCK, TransactionStatus.CONFIRMED, createdAt)
+                .withEscrow(id);
+        Escrow escrow = newEscrow(from, id, lockTx.id(), status, timeoutAt, createdAt);
+        write(s -> {
+            s.escrows().insert(escrow);
+            s.transactions().insert(lockTx);
+        });
+        return escrow;
+    }
+
+    private void givenEscrowTo(Wallet from, Wallet to, EscrowStatus status) {
+        Escrow base = givenEscrow(from, status, T0.plusSeconds(60), T0);
+        write(s -> s.escrows().update(new Escrow(base.id(), base.orgId(), base.fromWallet(), to.id().value(),
+                to.address().base58(), Optional.of(to.id()), base.amount(), base.taskDescription(),
+                base.timeoutSeconds(), base.timeoutAt(), base.expectedProof(), base.status(), base.proof(),
+                base.dispute(), base.lockTx(), base.settleTx(), base.settleReason(), base.createdAt(), base.updatedAt())));
+    }
+
+    private static Escrow withStatus(Escrow e, EscrowStatus status, Instant now) {
+        return new Escrow(e.id(), e.orgId(), e.fromWallet(), e.toWallet(), e.receiver(), e.receiverWallet(), e.amount(),
+                e.taskDescription(), e.timeoutSeconds(), e.timeoutAt(), e.expectedProof(), status, e.proof(),
+                e.dispute(), e.lockTx(), e.settleTx(), Optional.of("changed"), e.createdAt(), now);
+    }
+
+    private static Policy withName(Policy p, String name, Instant now) {
+        return new Policy(p.id(), p.orgId(), name, p.rules(), p.version() + 1, p.createdAt(), now);
+    }
+
+    private static PolicyAuditEntry auditEntry(Policy policy, long version, Instant at) {
+        return new PolicyAuditEntry(policy.id(), policy.orgId(), version, PolicyAuditEntry.Action.UPDATED, Actor.SYSTEM,
+                at, List.of(new FieldChange("name", "Policy", "Renamed")));
+    }
+
+    private static PolicyRules expiringAt(Instant expiry) {
+        return new PolicyRules(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+                Set.of(), Optional.of(expiry), Optional.empty(), Optional.empty());
+    }
+
+    private static PolicyRules blocking(String... categories) {
+        return new PolicyRules(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+                Set.of(categories), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    // ---------------------------------------------------------------- helpers: lists
+
+    private List<Wallet> wallets(OrgId orgId, Optional<WalletStatus> status, List<String> tags) {
+        return allPages(request -> read(s -> s.wallets().list(orgId, new WalletStore.Query(status, tags), request)), 100);
+    }
+
+    private List<Transaction> history(OrgId orgId, TransactionStore.Query query) {
+        return allPages(request -> read(s -> s.transactions().list(orgId, query, request)), 100);
+    }
+
+    private static TransactionStore.Query query(Optional<WalletId> walletId, Optional<TransactionStatus> status,
+                                                Optional<TransactionType> type, Optional<Instant> from,
+                                                Optional<Instant> to) {
+        return new TransactionStore.Query(walletId, status, type, from, to);
+    }
+
+    private List<Escrow> escrows(OrgId orgId, EscrowStore.Query query) {
+        return allPages(request -> read(s -> s.escrows().list(orgId, query, request)), 100);
+    }
+
+    /** Every item of a list, page by page, checking that no page is empty while more are announced. */
+    private static <T> List<T> allPages(Function<PageRequest, Page<T>> list, int limit) {
+        List<T> all = new ArrayList<>();
+        PageRequest request = PageRequest.first(limit);
+        for (int pages = 0; pages < 1000; pages++) {
+            Page<T> page = list.apply(request);
+            assertThat(page.data()).hasSizeLessThanOrEqualTo(limit);
+            all.addAll(page.data());
+            if (!page.hasMore()) {
+                return all;
+            }
+            assertThat(page.data()).isNotEmpty();
+            request = new PageRequest(limit, page.nextCursor());
+        }
+        throw new AssertionError("the pages never end");
+    }
+}
