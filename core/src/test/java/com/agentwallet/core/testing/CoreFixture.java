@@ -8,10 +8,8 @@ import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
-import com.agentwallet.core.payment.Spending;
 import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.port.LedgerPort;
-import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 
 import java.util.Random;
@@ -54,14 +52,13 @@ public final class CoreFixture {
         ledger = fake;
         ledgerPort = fake != null ? fake : other.apply(clock);
         ids = new RandomIdGenerator(new Random(seed));
-        events = new EventPublisher(ids, clock);
-        settlement = new Settlement(storage, ledgerPort, events, clock);
-        Allocation allocation = new Allocation(ids, events);
-        Spending spending = new Spending(allocation, events);
-        organisations = new OrganisationService(storage, ledgerPort, events, ids, clock);
-        policies = new PolicyService(storage, ledgerPort, events, ids, clock);
-        wallets = new WalletService(storage, ledgerPort, settlement, allocation, events, ids, clock, settings);
-        payments = new PaymentService(storage, ledgerPort, spending, settlement, events, ids, clock, settings);
-        escrows = new EscrowService(storage, ledgerPort, spending, settlement, events, ids, clock);
+        CoreServices services = new CoreServices(storage, ledgerPort, clock, ids, settings);
+        events = services.events;
+        settlement = services.settlement;
+        organisations = services.organisations;
+        policies = services.policies;
+        wallets = services.wallets;
+        payments = services.payments;
+        escrows = services.escrows;
     }
 }

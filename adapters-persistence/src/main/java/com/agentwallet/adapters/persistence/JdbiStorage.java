@@ -1,0 +1,106 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.EventOutbox;
+import com.agentwallet.core.port.IdempotencyStore;
+import com.agentwallet.core.port.OrganisationStore;
+import com.agentwallet.core.port.PolicyAuditLog;
+import com.agentwallet.core.port.PolicyStore;
+import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.SpendLog;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.WalletStore;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
+
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The books in PostgreSQL. Each unit of work is one READ COMMITTED transaction; correctness under
+ * concurrency comes from the row locks the use cases take ({@code SELECT … FOR UPDATE}) and from
+ * {@code CHECK (balance >= 0)}, not from the isolation level.
+ */
+public final class JdbiStorage implements Storage {
+    private final Jdbi jdbi;
+
+    public JdbiStorage(Jdbi jdbi) {
+        this.jdbi = requireNonNull(jdbi, "jdbi is null");
+    }
+
+    @Override
+    public <T> T inTransaction(Function<Stores, T> work) {
+        return jdbi.inTransaction(TransactionIsolationLevel.READ_COMMITTED, handle -> work.apply(new HandleStores(handle)));
+    }
+
+    /** The stores on one open handle. */
+    private static final class HandleStores implements Stores {
+        private final OrganisationStore organisations;
+        private final WalletStore wallets;
+        private final PolicyStore policies;
+        private final PolicyAuditLog policyAudit;
+        private final TransactionStore transactions;
+        private final SpendLog spendLog;
+        private final EscrowStore escrows;
+        private final RecipientCategoryStore recipientCategories;
+        private final IdempotencyStore idempotency;
+        private final EventOutbox outbox;
+
+        HandleStores(Handle handle) {
+            organisations = new JdbiOrganisations(handle);
+            wallets = new JdbiWallets(handle);
+            policies = new JdbiPolicies(handle);
+            policyAudit = new JdbiPolicyAudit(handle);
+            transactions = new JdbiTransactions(handle);
+            spendLog = new JdbiSpendLog(handle);
+            escrows = new JdbiEscrows(handle);
+            recipientCategories = new JdbiSmallStores.Categories(handle);
+            idempotency = new JdbiSmallStores.Idempotency(handle);
+            outbox = new JdbiSmallStores.Outbox(handle);
+        }
+
+        public OrganisationStore organisations() {
+            return organisations;
+        }
+
+        public WalletStore wallets() {
+            return wallets;
+        }
+
+        public PolicyStore policies() {
+            return policies;
+        }
+
+        public PolicyAuditLog policyAudit() {
+            return policyAudit;
+        }
+
+        public TransactionStore transactions() {
+            return transactions;
+        }
+
+        public SpendLog spendLog() {
+            return spendLog;
+        }
+
+        public EscrowStore escrows() {
+            return escrows;
+        }
+
+        public RecipientCategoryStore recipientCategories() {
+            return recipientCategories;
+        }
+
+        public IdempotencyStore idempotency() {
+            return idempotency;
+        }
+
+        public EventOutbox outbox() {
+            return outbox;
+        }
+    }
+}

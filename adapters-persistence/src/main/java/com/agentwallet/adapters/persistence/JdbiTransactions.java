@@ -1,0 +1,146 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.payment.CoSign;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.Violation;
+import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.common.WireNamed;
+import com.agentwallet.core.port.TransactionStore;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+final class JdbiTransactions implements TransactionStore {
+    static final RowMapper<Transaction> ROW = (rs, ctx) -> {
+        Optional<String> rule = Rows.optionalString(rs, "violation_rule");
+        Optional<Violation> violation = rule.isEmpty() ? Optional.empty() : Optional.of(new Violation(
+                WireNamed.parse(ViolationRule.class, rule.get(), "violation_rule"), rs.getString("violation_limit"),
+                rs.getString("violation_attempted")));
+        Optional<String> coSigner = Rows.optionalString(rs, "co_signer");
+        Optional<CoSign> coSign = coSigner.isEmpty() ? Optional.empty() : Optional.of(new CoSign(coSigner.get(),
+                rs.getString("co_sign_payload"), Rows.instant(rs, "co_sign_expires_at"),
+                Rows.optionalString(rs, "co_signature")));
+        return new Transaction(new TxId(rs.getString("id")), new OrgId(rs.getString("org_id")),
+                new WalletId(rs.getString("wallet_id")), TransactionType.fromWire(rs.getString("type"), "type"),
+                TransactionStatus.fromWire(rs.getString("status"), "status"), Rows.usdc(rs, "amount_micros"),
+                rs.getString("recipient"), Rows.optionalString(rs, "memo"), rs.getBoolean("policy_triggered"),
+                violation, Rows.optionalString(rs, "signature"), Rows.optionalLong(rs, "slot"), coSign,
+                Rows.optionalString(rs, "escrow_id").map(EscrowId::new), Rows.optionalString(rs, "failure_reason"),
+                Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
+    };
+
+    private final Handle handle;
+
+    JdbiTransactions(Handle handle) {
+        this.handle = handle;
+    }
+
+    @Override
+    public void insert(Transaction tx) {
+        bind(handle.createUpdate("INSERT INTO transactions (id, org_id, wallet_id, type, status, amount_micros, recipient, "
+                + "memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, "
+                + "co_sign_payload, co_sign_expires_at, co_signature, escrow_id, failure_reason, created_at, updated_at) "
+                + "VALUES (:id, :org, :wallet, :type, :status, :amount, :recipient, :memo, :triggered, :rule, :limit, "
+                + ":attempted, :signature, :slot, :coSigner, :payload, :coSignExpires, :coSignature, :escrow, :failure, "
+                + ":createdAt, :updatedAt)"), tx).execute();
+    }
+
+    @Override
+    public Optional<Transaction> find(OrgId orgId, TxId id) {
+        return one(orgId, id, "");
+    }
+
+    @Override
+    public Optional<Transaction> lock(OrgId orgId, TxId id) {
+        return one(orgId, id, " FOR UPDATE");
+    }
+
+    @Override
+    public void update(Transaction tx) {
+        bind(handle.createUpdate("UPDATE transactions SET status = :status, memo = :memo, policy_triggered = :triggered, "
+                + "violation_rule = :rule, violation_limit = :limit, violation_attempted = :attempted, "
+                + "signature = :signature, slot = :slot, co_signer = :coSigner, co_sign_payload = :payload, "
+                + "co_sign_expires_at = :coSignExpires, co_signature = :coSignature, escrow_id = :escrow, "
+                + "failure_reason = :failure, updated_at = :updatedAt WHERE id = :id AND org_id = :org"), tx).execute();
+    }
+
+    @Override
+    public Page<Transaction> list(OrgId orgId, Query query, PageRequest page) {
+        String filter = "(CAST(:wallet AS text) IS NULL OR wallet_id = :wallet) "
+                + "AND (CAST(:status AS text) IS NULL OR status = :status) "
+                + "AND (CAST(:type AS text) IS NULL OR type = :type) "
+                + "AND (CAST(:from AS timestamptz) IS NULL OR created_at >= :from) "
+                + "AND (CAST(:to AS timestamptz) IS NULL OR created_at < :to)";
+        return Listing.page(handle, "transactions", orgId.value(), filter, q -> q
+                        .bind("wallet", query.walletId().map(WalletId::value).orElse(null))
+                        .bind("status", query.status().map(TransactionStatus::wireName).orElse(null))
+                        .bind("type", query.type().map(TransactionType::wireName).orElse(null))
+                        .bind("from", Rows.timestamp(query.from()))
+                        .bind("to", Rows.timestamp(query.to())),
+                page, ROW, Transaction::createdAt, tx -> tx.id().value());
+    }
+
+    @Override
+    public List<Transaction> pendingSince(Instant changedBy, int limit) {
+        return handle.createQuery("SELECT * FROM transactions WHERE status = 'pending' AND updated_at <= :by "
+                        + "ORDER BY updated_at, id LIMIT :limit")
+                .bind("by", Rows.timestamp(changedBy)).bind("limit", limit).map(ROW).list();
+    }
+
+    @Override
+    public List<Transaction> coSignExpiredBy(Instant now, int limit) {
+        return handle.createQuery("SELECT * FROM transactions WHERE status = 'pending_co_sign' "
+                        + "AND co_sign_expires_at <= :now ORDER BY co_sign_expires_at, id LIMIT :limit")
+                .bind("now", Rows.timestamp(now)).bind("limit", limit).map(ROW).list();
+    }
+
+    @Override
+    public boolean anyAwaitingCoSign(OrgId orgId, WalletId walletId) {
+        return handle.createQuery("SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet_id = :wallet "
+                        + "AND org_id = :org AND status = 'pending_co_sign')")
+                .bind("wallet", walletId.value()).bind("org", orgId.value()).mapTo(Boolean.class).one();
+    }
+
+    private Optional<Transaction> one(OrgId orgId, TxId id, String suffix) {
+        return handle.createQuery("SELECT * FROM transactions WHERE id = :id AND org_id = :org" + suffix)
+                .bind("id", id.value()).bind("org", orgId.value()).map(ROW).findOne();
+    }
+
+    private static <S extends SqlStatement<S>> S bind(S statement, Transaction tx) {
+        return statement
+                .bind("id", tx.id().value())
+                .bind("org", tx.orgId().value())
+                .bind("wallet", tx.walletId().value())
+                .bind("type", tx.type().wireName())
+                .bind("status", tx.status().wireName())
+                .bind("amount", tx.amount().micros())
+                .bind("recipient", tx.recipient())
+                .bind("memo", tx.memo().orElse(null))
+                .bind("triggered", tx.policyTriggered())
+                .bind("rule", tx.violation().map(v -> v.rule().wireName()).orElse(null))
+                .bind("limit", tx.violation().map(Violation::limit).orElse(null))
+                .bind("attempted", tx.violation().map(Violation::attempted).orElse(null))
+                .bind("signature", tx.signature().orElse(null))
+                .bind("slot", tx.slot().orElse(null))
+                .bind("coSigner", tx.coSign().map(CoSign::coSigner).orElse(null))
+                .bind("payload", tx.coSign().map(CoSign::payload).orElse(null))
+                .bind("coSignExpires", Rows.timestamp(tx.coSign().map(CoSign::expiresAt)))
+                .bind("coSignature", tx.coSign().flatMap(CoSign::signature).orElse(null))
+                .bind("escrow", tx.escrowId().map(EscrowId::value).orElse(null))
+                .bind("failure", tx.failureReason().orElse(null))
+                .bind("createdAt", Rows.timestamp(tx.createdAt()))
+                .bind("updatedAt", Rows.timestamp(tx.updatedAt()));
+    }
+}

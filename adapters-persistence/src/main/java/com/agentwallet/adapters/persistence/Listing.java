@@ -1,0 +1,48 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.common.Cursor;
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.Query;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Keyset pagination of an organisation's rows, newest first by {@code (created_at, id)}: the cursor
+ * carries the sort key of the last row of the previous page, so pages stay right while rows are
+ * added or removed, and each page is one index range scan.
+ */
+final class Listing {
+
+    private Listing() {
+    }
+
+    /**
+     * One page of {@code table}'s rows of {@code orgId} matching {@code filter} (an SQL condition over
+     * the table's columns, its parameters bound by {@code binder}).
+     */
+    static <T> Page<T> page(Handle handle, String table, String orgId, String filter, Consumer<Query> binder,
+                            PageRequest request, RowMapper<T> mapper, Function<T, Instant> time,
+                            Function<T, String> id) {
+        Optional<Cursor> cursor = request.cursor().map(Cursor::decode);
+        Query query = handle.createQuery("SELECT * FROM " + table + " WHERE org_id = :org AND (" + filter + ")"
+                        + (cursor.isPresent() ? " AND (created_at, id) < (:cursorAt, :cursorId)" : "")
+                        + " ORDER BY created_at DESC, id DESC LIMIT :limit")
+                .bind("org", orgId)
+                .bind("limit", request.limit() + 1);
+        cursor.ifPresent(c -> query.bind("cursorAt", Rows.timestamp(c.at())).bind("cursorId", c.id()));
+        binder.accept(query);
+        List<T> rows = query.map(mapper).list();
+        boolean more = rows.size() > request.limit();
+        List<T> data = more ? rows.subList(0, request.limit()) : rows;
+        T last = more ? data.get(data.size() - 1) : null;
+        return new Page<>(data, more,
+                more ? Optional.of(new Cursor(time.apply(last), id.apply(last)).encode()) : Optional.empty());
+    }
+}

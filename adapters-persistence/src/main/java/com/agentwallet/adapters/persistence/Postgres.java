@@ -1,0 +1,55 @@
+package com.agentwallet.adapters.persistence;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.exception.LiquibaseException;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.postgres.PostgresPlugin;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** Connecting to PostgreSQL: a pooled data source, the schema migrated by Liquibase, and Jdbi on top. */
+public final class Postgres {
+    public static final String CHANGELOG = "db/changelog.xml";
+
+    private Postgres() {
+    }
+
+    public static HikariDataSource pool(String jdbcUrl, String user, String password, int maxConnections) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(maxConnections);
+        config.setPoolName("agent-wallet");
+        config.setAutoCommit(true);
+        return new HikariDataSource(config);
+    }
+
+    /** Brings the schema up to date; safe to run on every start. */
+    public static void migrate(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            Database database = DatabaseFactory.getInstance()
+                    .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+            try (Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), database)) {
+                liquibase.update("");
+            }
+        } catch (SQLException | LiquibaseException e) {
+            throw new IllegalStateException("migrating the database failed", e);
+        }
+    }
+
+    public static Jdbi jdbi(DataSource dataSource) {
+        Jdbi jdbi = Jdbi.create(dataSource);
+        jdbi.installPlugin(new PostgresPlugin());
+        jdbi.registerArrayType(String.class, "text");
+        return jdbi;
+    }
+}

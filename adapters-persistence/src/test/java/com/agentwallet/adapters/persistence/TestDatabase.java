@@ -1,0 +1,46 @@
+package com.agentwallet.adapters.persistence;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+
+import javax.sql.DataSource;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One embedded PostgreSQL per test JVM, and a fresh, migrated database for each caller: tests get
+ * a real server without sharing rows. The server's cluster lives under the build folder and is
+ * thrown away with it.
+ */
+public final class TestDatabase {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static EmbeddedDatabase server;
+
+    private TestDatabase() {
+    }
+
+    /** A new empty database with the schema applied, and a pool of {@code connections} to it. */
+    public static synchronized HikariDataSource fresh(int connections) {
+        if (server == null) {
+            Path root = Path.of(System.getProperty("java.io.tmpdir"), "agent-wallet-test-pg-" + ProcessHandle.current().pid());
+            server = EmbeddedDatabase.start(root.resolve("data"), root.resolve("work"), 0);
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        }
+        String name = "test_" + NEXT.incrementAndGet();
+        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "")
+                .useHandle(handle -> handle.execute("CREATE DATABASE " + name));
+        HikariDataSource pool = Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, "", connections);
+        Postgres.migrate(pool);
+        return pool;
+    }
+
+    /** Empties every table of the schema (not Liquibase's own), for a test that needs empty books again. */
+    public static void truncateAll(DataSource dataSource) {
+        Jdbi.create(dataSource).useHandle(handle -> {
+            List<String> tables = handle.createQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                    + "AND tablename NOT LIKE 'databasechangelog%'").mapTo(String.class).list();
+            handle.execute("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE");
+        });
+    }
+}

@@ -1,0 +1,40 @@
+package com.agentwallet.core.testing;
+
+import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.payment.Spending;
+import com.agentwallet.core.policy.PolicyService;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.wallet.Allocation;
+import com.agentwallet.core.wallet.WalletService;
+
+import java.time.Clock;
+
+/** Every use case of the core, wired to the given ports: for tests of adapters that need the whole core. */
+public final class CoreServices {
+    public final EventPublisher events;
+    public final Settlement settlement;
+    public final OrganisationService organisations;
+    public final PolicyService policies;
+    public final WalletService wallets;
+    public final PaymentService payments;
+    public final EscrowService escrows;
+
+    public CoreServices(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids, CoreSettings settings) {
+        events = new EventPublisher(ids, clock);
+        settlement = new Settlement(storage, ledger, events, clock);
+        Allocation allocation = new Allocation(ids, events);
+        Spending spending = new Spending(allocation, events);
+        organisations = new OrganisationService(storage, ledger, events, ids, clock);
+        policies = new PolicyService(storage, ledger, events, ids, clock);
+        wallets = new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
+        payments = new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
+        escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
+    }
+}
