@@ -61,6 +61,13 @@ final class JdbiSmallStores {
             this.handle = handle;
         }
 
+        /** A transaction-scoped advisory lock on the key's hash: held until commit or rollback. */
+        @Override
+        public void lock(OrgId orgId, String key) {
+            handle.createQuery("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))) AS held")
+                    .bind("key", orgId.value() + "\u0000" + key).mapTo(Integer.class).one();
+        }
+
         @Override
         public Optional<IdempotencyRecord> find(OrgId orgId, String key) {
             return handle.createQuery("SELECT * FROM idempotency_keys WHERE org_id = :org AND key = :key")

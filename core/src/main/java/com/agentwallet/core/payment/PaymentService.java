@@ -60,6 +60,7 @@ public final class PaymentService {
         record Accepted(Transaction tx, boolean replayed, Optional<Transaction> topup) {
         }
         Result<Accepted> accepted = storage.inTransaction(stores -> {
+            command.idempotencyKey().ifPresent(key -> stores.idempotency().lock(command.orgId(), key));
             Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
             if (wallet.isEmpty()) {
                 return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));

@@ -495,6 +495,10 @@ public final class InMemoryStorage implements Storage {
     }
 
     private final class Idempotency implements IdempotencyStore {
+        /** Transactions already run one at a time here. */
+        public void lock(OrgId orgId, String key) {
+        }
+
         public Optional<IdempotencyRecord> find(OrgId orgId, String key) {
             return Optional.ofNullable(idempotency.get(orgId.value() + "\u0000" + key));
         }
