@@ -1,0 +1,71 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.port.Storage;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+
+import java.util.Optional;
+
+/** The opened books: a migrated database, its pool, and the storage over it; closing stops what it started. */
+public final class Persistence implements AutoCloseable {
+    private final Optional<EmbeddedDatabase> embedded;
+    private final HikariDataSource pool;
+    private final Jdbi jdbi;
+
+    private Persistence(Optional<EmbeddedDatabase> embedded, HikariDataSource pool) {
+        this.embedded = embedded;
+        this.pool = pool;
+        this.jdbi = Postgres.jdbi(pool);
+    }
+
+    /** Connects (starting the embedded server when no URL is configured) and migrates the schema. */
+    public static Persistence open(PersistenceSettings settings) {
+        Optional<EmbeddedDatabase> embedded = Optional.empty();
+        String url;
+        if (settings.jdbcUrl().isPresent()) {
+            url = settings.jdbcUrl().get();
+        } else {
+            EmbeddedDatabase server = EmbeddedDatabase.start(settings.dataDirectory().resolve("postgres"),
+                    settings.dataDirectory().resolve("postgres-bin"), settings.embeddedPort());
+            embedded = Optional.of(server);
+            createDatabaseIfMissing(server);
+            url = server.jdbcUrl(PersistenceSettings.EMBEDDED_DATABASE);
+        }
+        HikariDataSource pool = Postgres.pool(url, settings.user(), settings.password(), settings.maxConnections());
+        Postgres.migrate(pool);
+        return new Persistence(embedded, pool);
+    }
+
+    public Storage storage() {
+        return new JdbiStorage(jdbi);
+    }
+
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    public HikariDataSource dataSource() {
+        return pool;
+    }
+
+    /** The embedded server, when the books run on it. */
+    public Optional<EmbeddedDatabase> embedded() {
+        return embedded;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+        embedded.ifPresent(EmbeddedDatabase::close);
+    }
+
+    private static void createDatabaseIfMissing(EmbeddedDatabase server) {
+        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "").useHandle(handle -> {
+            boolean exists = handle.createQuery("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = :name)")
+                    .bind("name", PersistenceSettings.EMBEDDED_DATABASE).mapTo(Boolean.class).one();
+            if (!exists) {
+                handle.execute("CREATE DATABASE " + PersistenceSettings.EMBEDDED_DATABASE);
+            }
+        });
+    }
+}
