@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The simulated chain's durable history: one JSON line per instruction that reached a definite
- * outcome, written before the outcome is answered. Replaying the lines through the program rebuilds
+ * The simulated chain's durable history: one JSON line per instruction that reached the chain,
+ * written before its outcome is answered. Replaying the lines through the program rebuilds
  * the chain exactly, since execution is deterministic in (state, instruction, chain time).
  */
 final class Journal implements AutoCloseable {
@@ -33,8 +33,8 @@ final class Journal implements AutoCloseable {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** One line: an instruction executed at {@code at}, or one refused before reaching the chain. */
-    record Entry(Instant at, LedgerInstruction instruction, Optional<String> refusedCode, Optional<String> refusedMessage) {
+    /** One line: an instruction that reached the chain at {@code at} (the program may have refused it). */
+    record Entry(Instant at, LedgerInstruction instruction) {
     }
 
     private final Optional<BufferedWriter> writer;
@@ -84,8 +84,6 @@ final class Journal implements AutoCloseable {
             line.put("at", entry.at().toString());
             line.put("kind", entry.instruction().getClass().getSimpleName());
             line.set("instruction", JSON.valueToTree(entry.instruction()));
-            entry.refusedCode().ifPresent(code -> line.put("refused_code", code));
-            entry.refusedMessage().ifPresent(message -> line.put("refused_message", message));
             writer.get().write(JSON.writeValueAsString(line));
             writer.get().newLine();
             writer.get().flush();
@@ -97,9 +95,7 @@ final class Journal implements AutoCloseable {
     private static Entry read(String text) throws IOException {
         JsonNode line = JSON.readTree(text);
         Class<? extends LedgerInstruction> kind = kindNamed(line.get("kind").asText());
-        return new Entry(Instant.parse(line.get("at").asText()), JSON.treeToValue(line.get("instruction"), kind),
-                Optional.ofNullable(line.get("refused_code")).map(JsonNode::asText),
-                Optional.ofNullable(line.get("refused_message")).map(JsonNode::asText));
+        return new Entry(Instant.parse(line.get("at").asText()), JSON.treeToValue(line.get("instruction"), kind));
     }
 
     private static Class<? extends LedgerInstruction> kindNamed(String simpleName) throws IOException {

@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 
 import static java.util.Objects.requireNonNull;
@@ -33,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  * (400 ms each from genesis); transaction signatures are real Ed25519 signatures by a fee-payer key
  * derived from the seed, so the same seed and inputs give the same slots and signatures. The
  * program's rules run inside each simulated transaction ({@link WalletProgram}); every submission
- * is idempotent by operation id; a journal makes the chain outlive the process.
+ * is idempotent by operation id; a journal makes the chain outlive the process. Only the program's
+ * own refusals are final: an injected fault refuses this submission, and the next one is tried anew.
  */
 public final class SimulatedLedger implements LedgerPort, AutoCloseable {
     public static final Duration SLOT = Duration.ofMillis(400);
@@ -62,7 +62,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
         for (Journal.Entry entry : journal.history()) {
-            replay(entry);
+            apply(entry.instruction(), entry.at());
         }
     }
 
@@ -86,10 +86,11 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
                 return known;
             }
             if (dropped.remove(instruction.operationId()) != null) {
-                return refuse(instruction, "transaction_expired", "the transaction never landed and its blockhash expired");
+                return new LedgerOutcome.Rejected("transaction_expired",
+                        "the transaction never landed and its blockhash expired; it may be submitted again");
             }
             return switch (faults.draw(faultSource.nextDouble())) {
-                case FAIL -> refuse(instruction, "ledger_unavailable", "the simulated ledger refused the submission");
+                case FAIL -> new LedgerOutcome.Rejected("ledger_unavailable", "the simulated ledger refused the submission");
                 case DROP -> {
                     dropped.put(instruction.operationId(), instruction);
                     yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
@@ -139,24 +140,8 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
     }
 
     private LedgerOutcome execute(LedgerInstruction instruction, Instant at) {
-        journal.append(new Journal.Entry(at, instruction, Optional.empty(), Optional.empty()));
+        journal.append(new Journal.Entry(at, instruction));
         return apply(instruction, at);
-    }
-
-    private LedgerOutcome refuse(LedgerInstruction instruction, String code, String message) {
-        journal.append(new Journal.Entry(clock.instant(), instruction, Optional.of(code), Optional.of(message)));
-        LedgerOutcome outcome = new LedgerOutcome.Rejected(code, message);
-        outcomes.put(instruction.operationId(), outcome);
-        return outcome;
-    }
-
-    private void replay(Journal.Entry entry) {
-        if (entry.refusedCode().isPresent()) {
-            outcomes.put(entry.instruction().operationId(),
-                    new LedgerOutcome.Rejected(entry.refusedCode().get(), entry.refusedMessage().orElse("")));
-        } else {
-            apply(entry.instruction(), entry.at());
-        }
     }
 
     private LedgerOutcome apply(LedgerInstruction instruction, Instant at) {
@@ -171,11 +156,12 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         return Math.max(0, Duration.between(genesis, at).toMillis() / SLOT.toMillis());
     }
 
+    /** The fee payer's signature of the operation: the same seed and operation give the same signature. */
     private String sign(LedgerInstruction instruction) {
         try {
             Signature signer = Signature.getInstance("Ed25519");
             signer.initSign(feePayer);
-            signer.update(("agent-wallet-sim/tx|" + instruction.operationId() + "|" + instruction)
+            signer.update(("agent-wallet-sim/tx|" + instruction.getClass().getSimpleName() + "|" + instruction.operationId())
                     .getBytes(StandardCharsets.UTF_8));
             return Base58.encode(signer.sign());
         } catch (GeneralSecurityException e) {
