@@ -1,0 +1,97 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.reconcile.Reconciliation;
+import com.agentwallet.core.reconcile.ReconciliationReport;
+import com.agentwallet.core.wallet.WalletService;
+import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The time-driven rules, run in the background while the server runs: ledger work left pending is
+ * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
+ * refunded, co-sign windows close, expired policies freeze their wallets, and the books are
+ * reconciled with the ledger now and then. Each job's time comes from the injected clock.
+ */
+public final class Clockwork implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(Clockwork.class);
+    private static final int BATCH = 500;
+
+    private final Settlement settlement;
+    private final EscrowService escrows;
+    private final PaymentService payments;
+    private final WalletService wallets;
+    private final Reconciliation reconciliation;
+    private final ServiceConfiguration.ClockworkSettings settings;
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "clockwork");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments, WalletService wallets,
+                     Reconciliation reconciliation, ServiceConfiguration.ClockworkSettings settings) {
+        this.settlement = requireNonNull(settlement, "settlement is null");
+        this.escrows = requireNonNull(escrows, "escrows is null");
+        this.payments = requireNonNull(payments, "payments is null");
+        this.wallets = requireNonNull(wallets, "wallets is null");
+        this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
+        this.settings = requireNonNull(settings, "settings is null");
+    }
+
+    @Override
+    public void start() {
+        run("recovery at start", () -> LOG.info("Resubmitted {} transactions left pending", settlement.recover(Duration.ZERO, BATCH)));
+        long tick = settings.tick().toMillis();
+        scheduler.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+        long reconcile = settings.reconcileEvery().toMillis();
+        scheduler.scheduleWithFixedDelay(() -> run("reconciliation", this::reconcile), reconcile, reconcile,
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        scheduler.shutdown();
+        if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** One round of the frequent jobs. */
+    void tick() {
+        run("ledger recovery", () -> settlement.recover(settings.recoveryGrace(), BATCH));
+        run("escrow timeouts", () -> escrows.refundTimedOut(BATCH));
+        run("co-sign expiry", () -> payments.expireCoSigns(BATCH));
+        run("policy expiry", () -> wallets.freezeExpired(BATCH));
+    }
+
+    private void reconcile() {
+        ReconciliationReport report = reconciliation.run();
+        if (report.isClean()) {
+            LOG.info("Reconciliation: {} accounts agree with the ledger, {} skipped while money was in flight",
+                    report.checked(), report.skippedInFlight());
+        } else {
+            report.drifts().forEach(drift -> LOG.warn("Reconciliation drift: {} should hold {} on the ledger but holds {}",
+                    drift.account(), drift.expected(), drift.onLedger()));
+        }
+    }
+
+    /** Runs a job; a failing job is logged and tried again next round, and never stops the others. */
+    private static void run(String job, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            LOG.error("Clockwork job '{}' failed; it runs again next round", job, e);
+        }
+    }
+}

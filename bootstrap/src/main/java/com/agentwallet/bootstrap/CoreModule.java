@@ -1,0 +1,152 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.adapters.persistence.Persistence;
+import com.agentwallet.adapters.persistence.PersistenceSettings;
+import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.payment.Spending;
+import com.agentwallet.core.policy.PolicyService;
+import com.agentwallet.core.port.LedgerContext;
+import com.agentwallet.core.port.LedgerPlugins;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.reconcile.Reconciliation;
+import com.agentwallet.core.wallet.Allocation;
+import com.agentwallet.core.wallet.WalletService;
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The wiring of the core to its adapters, chosen by configuration: the books (embedded or external
+ * PostgreSQL), the ledger plugin by name, a millisecond clock (the contract's precision) and
+ * secure ids. Plain Guice, no classpath scanning.
+ */
+public final class CoreModule extends AbstractModule {
+    private final ServiceConfiguration configuration;
+
+    public CoreModule(ServiceConfiguration configuration) {
+        this.configuration = requireNonNull(configuration, "configuration is null");
+    }
+
+    @Provides
+    @Singleton
+    Clock clock() {
+        return Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
+    }
+
+    @Provides
+    @Singleton
+    IdGenerator ids() {
+        return new RandomIdGenerator(new SecureRandom());
+    }
+
+    @Provides
+    @Singleton
+    CoreSettings coreSettings() {
+        return CoreSettings.DEFAULTS;
+    }
+
+    @Provides
+    @Singleton
+    Persistence persistence() {
+        ServiceConfiguration.DatabaseSettings database = configuration.getDatabase();
+        return Persistence.open(new PersistenceSettings(database.url(), database.user(), database.password(),
+                dataDirectory(), database.embeddedPort(), database.maxConnections()));
+    }
+
+    @Provides
+    @Singleton
+    Storage storage(Persistence persistence) {
+        return persistence.storage();
+    }
+
+    @Provides
+    @Singleton
+    LedgerPort ledger(Clock clock) {
+        ServiceConfiguration.LedgerSettings ledger = configuration.getLedger();
+        return LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
+                .create(new LedgerContext(clock, dataDirectory(), ledger.settings()));
+    }
+
+    @Provides
+    @Singleton
+    EventPublisher events(IdGenerator ids, Clock clock) {
+        return new EventPublisher(ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    Settlement settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        return new Settlement(storage, ledger, events, clock);
+    }
+
+    @Provides
+    @Singleton
+    Allocation allocation(IdGenerator ids, EventPublisher events) {
+        return new Allocation(ids, events);
+    }
+
+    @Provides
+    @Singleton
+    Spending spending(Allocation allocation, EventPublisher events) {
+        return new Spending(allocation, events);
+    }
+
+    @Provides
+    @Singleton
+    OrganisationService organisations(Storage storage, LedgerPort ledger, EventPublisher events, IdGenerator ids,
+                                      Clock clock) {
+        return new OrganisationService(storage, ledger, events, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    PolicyService policies(Storage storage, LedgerPort ledger, EventPublisher events, IdGenerator ids, Clock clock) {
+        return new PolicyService(storage, ledger, events, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    WalletService wallets(Storage storage, LedgerPort ledger, Settlement settlement, Allocation allocation,
+                          EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
+        return new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
+    }
+
+    @Provides
+    @Singleton
+    PaymentService payments(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                            EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
+        return new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
+    }
+
+    @Provides
+    @Singleton
+    EscrowService escrows(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                          EventPublisher events, IdGenerator ids, Clock clock) {
+        return new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    Reconciliation reconciliation(Storage storage, LedgerPort ledger) {
+        return new Reconciliation(storage, ledger);
+    }
+
+    private Path dataDirectory() {
+        return Path.of(configuration.getDataDirectory());
+    }
+}

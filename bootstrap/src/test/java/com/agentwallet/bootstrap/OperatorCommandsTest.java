@@ -1,0 +1,131 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.PayCommand;
+import com.agentwallet.core.payment.PaymentResult;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.policy.CreatePolicy;
+import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.policy.PolicyService;
+import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.reconcile.Reconciliation;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.wallet.CreateWallet;
+import com.agentwallet.core.wallet.CreatedWallet;
+import com.agentwallet.core.wallet.WalletService;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.util.Modules;
+import io.dropwizard.jackson.Jackson;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The wiring on the embedded PostgreSQL and the simulator ledger, as the server runs it: the
+ * reconcile command finds the books in agreement with the ledger, and names a drift when money moved
+ * behind the books' back; the clockwork refunds a timed-out escrow on its own.
+ */
+class OperatorCommandsTest {
+    private static final String PAYEE = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+
+    @TempDir
+    Path data;
+    private final MutableClock clock = MutableClock.atTestEpoch();
+    private ServiceConfiguration configuration;
+    private Injector injector;
+    private Resources resources;
+
+    @BeforeEach
+    void wire() throws Exception {
+        ObjectMapper json = Jackson.newObjectMapper();
+        configuration = json.readValue(json.writeValueAsString(Map.of(
+                "dataDirectory", data.toString(),
+                "database", Map.of("maxConnections", 4),
+                "ledger", Map.of("type", "sim", "settings", Map.of("seed", "5")))), ServiceConfiguration.class);
+        injector = Guice.createInjector(Modules.override(new CoreModule(configuration))
+                .with(binder -> binder.bind(Clock.class).toInstance(clock)));
+        resources = new Resources(injector);
+    }
+
+    @AfterEach
+    void close() {
+        resources.close();
+    }
+
+    @Test
+    void reconcileReportsAgreementAndThenTheDriftOfMoneyMovedBehindTheBooks() {
+        OrgId org = someActivity();
+        ReconcileCommand command = new ReconcileCommand();
+        command.reconcile(injector);
+
+        LedgerOutcome behindTheBooks = injector.getInstance(LedgerPort.class)
+                .submit(new LedgerInstruction.Deposit("outside", org, Usdc.parse("1.00")));
+
+        assertThat(behindTheBooks).isInstanceOf(LedgerOutcome.Confirmed.class);
+        assertThatThrownBy(() -> command.reconcile(injector))
+                .isInstanceOf(ReconcileCommand.DriftFound.class)
+                .hasMessage("1 account(s) drifted from the ledger");
+    }
+
+    @Test
+    void theClockworkRefundsATimedOutEscrowOnItsOwn() {
+        OrgId org = someActivity();
+        EscrowService escrows = injector.getInstance(EscrowService.class);
+        Escrow escrow = escrows.list(org, EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
+        Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
+                injector.getInstance(PaymentService.class), injector.getInstance(WalletService.class),
+                injector.getInstance(Reconciliation.class), configuration.getClockwork());
+
+        clockwork.tick();
+        assertThat(escrows.get(org, escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
+        clock.advance(Duration.ofSeconds(60));
+        clockwork.tick();
+
+        assertThat(escrows.get(org, escrow.id()).value().status()).isEqualTo(EscrowStatus.REFUNDED);
+    }
+
+    /** An organisation with a funded wallet that paid once and locked an escrow timing out in 60 s. */
+    private OrgId someActivity() {
+        OrgId org = injector.getInstance(OrganisationService.class).create("Acme").id();
+        injector.getInstance(OrganisationService.class).deposit(org, Usdc.parse("1000.00")).value();
+        Policy policy = injector.getInstance(PolicyService.class)
+                .create(new CreatePolicy(org, "open", PolicyRules.NONE, new Actor("key_test")));
+        WalletService wallets = injector.getInstance(WalletService.class);
+        CreatedWallet wallet = wallets.create(new CreateWallet(org, "agent-1", "", policy.id(), List.of(),
+                Optional.empty())).value();
+        wallets.fund(org, wallet.wallet().id(), Usdc.parse("100.00")).value();
+        PaymentResult paid = injector.getInstance(PaymentService.class).pay(new PayCommand(org, wallet.wallet().id(), PAYEE,
+                Usdc.parse("10.00"), Optional.empty(), Optional.empty(), false, Optional.of(wallet.session()))).value();
+        assertThat(paid.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        injector.getInstance(EscrowService.class).lock(new LockEscrow(org, wallet.wallet().id(), PAYEE,
+                Usdc.parse("5.00"), "task", 60, Optional.empty(), Optional.of(wallet.session()))).value();
+        return org;
+    }
+}
