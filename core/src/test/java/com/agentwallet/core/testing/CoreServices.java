@@ -17,7 +17,7 @@ import com.agentwallet.core.wallet.WalletService;
 import java.time.Clock;
 
 /** Every use case of the core, wired to the given ports: for tests of adapters that need the whole core. */
-public final class CoreServices {
+public class CoreServices {
     public final EventPublisher events;
     public final Settlement settlement;
     public final OrganisationService organisations;
