@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
@@ -40,6 +41,7 @@ public final class JdbiStorage implements Storage {
     /** The stores on one open handle. */
     private static final class HandleStores implements Stores {
         private final OrganisationStore organisations;
+        private final ApiKeyStore apiKeys;
         private final WalletStore wallets;
         private final PolicyStore policies;
         private final PolicyAuditLog policyAudit;
@@ -52,6 +54,7 @@ public final class JdbiStorage implements Storage {
 
         HandleStores(Handle handle) {
             organisations = new JdbiOrganisations(handle);
+            apiKeys = new JdbiApiKeys(handle);
             wallets = new JdbiWallets(handle);
             policies = new JdbiPolicies(handle);
             policyAudit = new JdbiPolicyAudit(handle);
@@ -65,6 +68,10 @@ public final class JdbiStorage implements Storage {
 
         public OrganisationStore organisations() {
             return organisations;
+        }
+
+        public ApiKeyStore apiKeys() {
+            return apiKeys;
         }
 
         public WalletStore wallets() {

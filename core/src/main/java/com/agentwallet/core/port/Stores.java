@@ -4,6 +4,8 @@ package com.agentwallet.core.port;
 public interface Stores {
     OrganisationStore organisations();
 
+    ApiKeyStore apiKeys();
+
     WalletStore wallets();
 
     PolicyStore policies();

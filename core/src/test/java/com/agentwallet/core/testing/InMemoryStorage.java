@@ -1,11 +1,13 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.common.Cursor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
@@ -19,6 +21,7 @@ import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyAuditEntry;
 import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.TimeRange;
+import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
@@ -60,6 +63,7 @@ public final class InMemoryStorage implements Storage {
     private final Deque<Runnable> undo = new ArrayDeque<>();
 
     private final Map<OrgId, Organisation> organisations = new HashMap<>();
+    private final Map<ApiKeyId, ApiKey> apiKeys = new LinkedHashMap<>();
     private final Map<WalletId, Wallet> wallets = new LinkedHashMap<>();
     private final Map<PolicyId, Policy> policies = new LinkedHashMap<>();
     private final List<PolicyAuditEntry> audit = new ArrayList<>();
@@ -140,6 +144,7 @@ public final class InMemoryStorage implements Storage {
 
     private final class BoundStores implements Stores {
         private final OrganisationStore organisationStore = new Organisations();
+        private final ApiKeyStore apiKeyStore = new ApiKeys();
         private final WalletStore walletStore = new Wallets();
         private final PolicyStore policyStore = new Policies();
         private final PolicyAuditLog auditLog = new AuditLog();
@@ -152,6 +157,10 @@ public final class InMemoryStorage implements Storage {
 
         public OrganisationStore organisations() {
             return organisationStore;
+        }
+
+        public ApiKeyStore apiKeys() {
+            return apiKeyStore;
         }
 
         public WalletStore wallets() {
@@ -216,6 +225,33 @@ public final class InMemoryStorage implements Storage {
             return organisations.values().stream()
                     .sorted(Comparator.comparing(Organisation::createdAt).thenComparing(o -> o.id().value()))
                     .toList();
+        }
+    }
+
+    private final class ApiKeys implements ApiKeyStore {
+        public void insert(ApiKey key) {
+            if (apiKeys.containsKey(key.id()) || findByHash(key.secretHash()).isPresent()) {
+                throw new IllegalStateException("duplicate api key " + key.id());
+            }
+            put(apiKeys, key.id(), key);
+        }
+
+        public Optional<ApiKey> findByHash(String secretHash) {
+            return apiKeys.values().stream().filter(k -> k.secretHash().equals(secretHash)).findFirst();
+        }
+
+        public Optional<ApiKey> lock(OrgId orgId, ApiKeyId id) {
+            return Optional.ofNullable(apiKeys.get(id)).filter(k -> k.orgId().equals(orgId));
+        }
+
+        public void update(ApiKey key) {
+            requirePresent(apiKeys, key.id());
+            put(apiKeys, key.id(), key);
+        }
+
+        public List<ApiKey> list(OrgId orgId) {
+            return apiKeys.values().stream().filter(k -> k.orgId().equals(orgId))
+                    .sorted(Comparator.comparing(ApiKey::createdAt).thenComparing(k -> k.id().value())).toList();
         }
     }
 

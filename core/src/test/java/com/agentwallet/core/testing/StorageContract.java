@@ -1,12 +1,15 @@
 package com.agentwallet.core.testing;
 
 import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.auth.ApiKey;
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.escrow.Dispute;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
@@ -358,6 +361,47 @@ public abstract class StorageContract {
 
         assertThatThrownBy(() -> read(s -> s.policies().list(org.id(), new PageRequest(2, Optional.of("not-a-cursor")))))
                 .isInstanceOf(ValidationException.class);
+    }
+
+    @Test
+    void apiKeysAreFoundByTheirHashAndLockedOnlyThroughTheirOrganisation() {
+        Organisation org = givenOrg();
+        Organisation other = givenOrg();
+        ApiKey key = new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new), org.id(), Role.ADMIN, "hash-1", T0,
+                Optional.empty());
+        write(s -> s.apiKeys().insert(key));
+
+        assertThat(txOptional(s -> s.apiKeys().findByHash("hash-1"))).contains(key);
+        assertThat(txOptional(s -> s.apiKeys().findByHash("hash-2"))).isEmpty();
+        assertThat(txOptional(s -> s.apiKeys().lock(org.id(), key.id()))).contains(key);
+        assertThat(txOptional(s -> s.apiKeys().lock(other.id(), key.id()))).isEmpty();
+    }
+
+    @Test
+    void aRevokedApiKeyIsKeptAsRevokedAndKeysListOldestFirst() {
+        Organisation org = givenOrg();
+        ApiKey older = new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new), org.id(), Role.VIEWER, "hash-a", T0,
+                Optional.empty());
+        ApiKey newer = new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new), org.id(), Role.OWNER, "hash-b",
+                T0.plusSeconds(1), Optional.empty());
+        write(s -> s.apiKeys().insert(newer));
+        write(s -> s.apiKeys().insert(older));
+        ApiKey revoked = older.revokedAt(T0.plusSeconds(5));
+        write(s -> s.apiKeys().update(revoked));
+
+        assertThat(txList(s -> s.apiKeys().list(org.id()))).containsExactly(revoked, newer);
+        assertThat(txList(s -> s.apiKeys().list(givenOrg().id()))).isEmpty();
+    }
+
+    @Test
+    void twoApiKeysCannotShareAHash() {
+        Organisation org = givenOrg();
+        write(s -> s.apiKeys().insert(new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new), org.id(), Role.ADMIN,
+                "same", T0, Optional.empty())));
+
+        assertThatThrownBy(() -> write(s -> s.apiKeys().insert(new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new),
+                org.id(), Role.VIEWER, "same", T0, Optional.empty()))))
+                .isInstanceOf(RuntimeException.class);
     }
 
     @Test
