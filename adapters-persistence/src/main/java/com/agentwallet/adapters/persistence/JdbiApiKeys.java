@@ -44,7 +44,7 @@ final class JdbiApiKeys implements ApiKeyStore {
 
     @Override
     public Optional<ApiKey> lock(OrgId orgId, ApiKeyId id) {
-        return handle.createQuery("SELECT * FROM api_keys WHERE id = :id AND org_id = :org FOR UPDATE")
+        return handle.createQuery("SELECT * FROM api_keys WHERE id = :id AND org_id = :org FOR NO KEY UPDATE")
                 .bind("id", id.value()).bind("org", orgId.value()).map(ROW).findOne();
     }
 

@@ -56,7 +56,7 @@ final class JdbiEscrows implements EscrowStore {
 
     @Override
     public Optional<Escrow> lock(OrgId orgId, EscrowId id) {
-        return one(orgId, id, " FOR UPDATE");
+        return one(orgId, id, " FOR NO KEY UPDATE");
     }
 
     @Override

@@ -36,7 +36,7 @@ final class JdbiOrganisations implements OrganisationStore {
 
     @Override
     public Optional<Organisation> lock(OrgId id) {
-        return select(id, " FOR UPDATE");
+        return select(id, " FOR NO KEY UPDATE");
     }
 
     @Override

@@ -47,7 +47,7 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public Optional<Policy> lock(OrgId orgId, PolicyId id) {
-        return one(orgId, id, " FOR UPDATE");
+        return one(orgId, id, " FOR NO KEY UPDATE");
     }
 
     @Override

@@ -65,7 +65,7 @@ final class JdbiSmallStores {
         @Override
         public void lock(OrgId orgId, String key) {
             handle.createQuery("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))) AS held")
-                    .bind("key", orgId.value() + "\u0000" + key).mapTo(Integer.class).one();
+                    .bind("key", orgId.value() + "/" + key).mapTo(Integer.class).one();
         }
 
         @Override

@@ -23,8 +23,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The books in PostgreSQL. Each unit of work is one READ COMMITTED transaction; correctness under
- * concurrency comes from the row locks the use cases take ({@code SELECT … FOR UPDATE}) and from
- * {@code CHECK (balance >= 0)}, not from the isolation level.
+ * concurrency comes from the row locks the use cases take and from {@code CHECK (balance >= 0)},
+ * not from the isolation level. Rows are locked {@code FOR NO KEY UPDATE}: it serialises changes of
+ * a row as {@code FOR UPDATE} does, but does not wait for the key-share locks that inserting a row
+ * referencing it takes (an event referencing its organisation), which would break the core's lock
+ * order and deadlock.
  */
 public final class JdbiStorage implements Storage {
     private final Jdbi jdbi;

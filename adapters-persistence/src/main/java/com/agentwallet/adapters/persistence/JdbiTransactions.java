@@ -64,7 +64,7 @@ final class JdbiTransactions implements TransactionStore {
 
     @Override
     public Optional<Transaction> lock(OrgId orgId, TxId id) {
-        return one(orgId, id, " FOR UPDATE");
+        return one(orgId, id, " FOR NO KEY UPDATE");
     }
 
     @Override

@@ -60,7 +60,7 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public Optional<Wallet> lock(OrgId orgId, WalletId id) {
-        return one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), " FOR UPDATE");
+        return one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), " FOR NO KEY UPDATE");
     }
 
     @Override
@@ -70,7 +70,7 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public Optional<Wallet> lockByAddress(String address) {
-        return handle.createQuery("SELECT * FROM wallets WHERE address = :address FOR UPDATE")
+        return handle.createQuery("SELECT * FROM wallets WHERE address = :address FOR NO KEY UPDATE")
                 .bind("address", address).map(ROW).findOne();
     }
 

@@ -1,0 +1,422 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Result;
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.escrow.Escrow;
+import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.payment.PayCommand;
+import com.agentwallet.core.payment.PaymentResult;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyAuditEntry;
+import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.CoreServices;
+import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.wallet.Funding;
+import com.agentwallet.core.wallet.Wallet;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+
+import static com.agentwallet.adapters.persistence.PgBooks.events;
+import static com.agentwallet.adapters.persistence.PgBooks.number;
+import static com.agentwallet.adapters.persistence.PgBooks.orgBalance;
+import static com.agentwallet.adapters.persistence.PgBooks.text;
+import static com.agentwallet.adapters.persistence.PgBooks.texts;
+import static com.agentwallet.adapters.persistence.PgBooks.walletBalance;
+import static com.agentwallet.core.testing.PatchBuilder.patch;
+import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
+import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The core's use cases end to end on PostgreSQL (JdbiStorage) and the fake ledger. */
+class PostgresUseCasesTest {
+    private static final String PAYEE = Addresses.external("payee");
+    private static final String PROOF = Hashing.sha256Hex("the finished work");
+
+    private static HikariDataSource pool;
+    private static Jdbi jdbi;
+    private static JdbiStorage storage;
+
+    private FakeLedger ledger;
+    private MutableClock clock;
+    private CoreServices core;
+
+    @BeforeAll
+    static void createDatabase() {
+        pool = TestDatabase.fresh(8);
+        jdbi = Postgres.jdbi(pool);
+        storage = new JdbiStorage(jdbi);
+    }
+
+    @AfterAll
+    static void closeDatabase() {
+        pool.close();
+    }
+
+    @BeforeEach
+    void emptyBooks() {
+        TestDatabase.truncateAll(pool);
+        ledger = new FakeLedger();
+        clock = MutableClock.atTestEpoch();
+        core = PgBooks.services(storage, ledger, clock, 17);
+    }
+
+    private OrgId organisation(String deposit) {
+        return PgBooks.organisation(core, deposit);
+    }
+
+    private FundedWallet wallet(OrgId org, Policy policy, String agentId, String funding) {
+        return PgBooks.wallet(core, org, policy, agentId, funding);
+    }
+
+    private FundedWallet walletUnderNoRules(OrgId org, String agentId, String funding) {
+        return wallet(org, PgBooks.policy(core, org, rules().build()), agentId, funding);
+    }
+
+    private static long micros(String usdc) {
+        return Usdc.parse(usdc).micros();
+    }
+
+    private static String status(Transaction tx) {
+        return text(jdbi, "SELECT status FROM transactions WHERE id = ?", tx.id().value());
+    }
+
+    @Test
+    void anOrganisationIsCreatedAndItsDepositCredited() {
+        Organisation created = core.organisations.create("Acme");
+        Organisation credited = core.organisations.deposit(created.id(), Usdc.parse("1000")).value();
+
+        assertThat(credited.balance()).isEqualTo(Usdc.parse("1000"));
+        assertThat(orgBalance(jdbi, created.id())).isEqualTo(micros("1000"));
+        assertThat(text(jdbi, "SELECT name FROM organisations WHERE id = ?", created.id().value())).isEqualTo("Acme");
+        assertThat(core.organisations.get(created.id()).value()).isEqualTo(credited);
+        assertThat(events(jdbi, created.id(), "org.deposit_confirmed")).isOne();
+        assertThat(ledger.balanceOf(FakeLedger.treasury(created.id()))).isEqualTo(micros("1000"));
+    }
+
+    @Test
+    void aPolicyAndAWalletAreStoredAndFundingMovesMoneyFromTheOrganisation() {
+        OrgId org = organisation("1000");
+        Policy policy = PgBooks.policy(core, org, rules().maxPerTx("100").maxPerDay("500").build());
+
+        FundedWallet wallet = wallet(org, policy, "agent-1", "250");
+
+        assertThat(core.policies.get(org, policy.id()).value()).isEqualTo(policy);
+        assertThat(texts(jdbi, "SELECT action FROM policy_audit WHERE policy_id = ?", policy.id().value()))
+                .containsExactly("created");
+        Wallet stored = core.wallets.get(org, wallet.wallet().id()).value();
+        assertThat(stored.balance()).isEqualTo(Usdc.parse("250"));
+        assertThat(stored.policyId()).isEqualTo(policy.id());
+        assertThat(walletBalance(jdbi, stored.id())).isEqualTo(micros("250"));
+        assertThat(orgBalance(jdbi, org)).isEqualTo(micros("750"));
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE wallet_id = ? AND type = 'funding' "
+                + "AND status = 'confirmed' AND amount_micros = ?", stored.id().value(), micros("250"))).isOne();
+        assertThat(events(jdbi, org, "wallet.created")).isOne();
+        assertThat(events(jdbi, org, "wallet.funded")).isOne();
+        assertThat(ledger.balanceOf(stored.address().base58())).isEqualTo(micros("250"));
+    }
+
+    @Test
+    void aPaymentIsConfirmedAndEachPhaseWritesItsEventsInItsOwnDatabaseTransaction() {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "250");
+
+        PaymentResult paid = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("40").memo("lunch").build()).value();
+
+        Transaction tx = paid.transaction();
+        assertThat(paid.replayed()).isFalse();
+        assertThat(tx.status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(tx.signature()).isPresent();
+        assertThat(core.payments.get(org, tx.id()).value()).isEqualTo(tx);
+        assertThat(status(tx)).isEqualTo("confirmed");
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("210"));
+        assertThat(ledger.balanceOf(PAYEE)).isEqualTo(micros("40"));
+        assertThat(events(jdbi, "transaction.pending", "tx_id", tx.id().value())).isOne();
+        assertThat(events(jdbi, "transaction.completed", "tx_id", tx.id().value())).isOne();
+        // Phase one (the debit, recorded by the spend entry) and its event committed in one database
+        // transaction; phase two (the confirmation) and its event in another.
+        String debitTx = text(jdbi, "SELECT xmin::text FROM spend_entries WHERE tx_id = ?", tx.id().value());
+        String pendingEventTx = text(jdbi, "SELECT xmin::text FROM outbox_events WHERE type = 'transaction.pending' "
+                + "AND body ->> 'tx_id' = ?", tx.id().value());
+        String confirmTx = text(jdbi, "SELECT xmin::text FROM transactions WHERE id = ?", tx.id().value());
+        String completedEventTx = text(jdbi, "SELECT xmin::text FROM outbox_events WHERE type = 'transaction.completed' "
+                + "AND body ->> 'tx_id' = ?", tx.id().value());
+        assertThat(pendingEventTx).isEqualTo(debitTx);
+        assertThat(completedEventTx).isEqualTo(confirmTx).isNotEqualTo(debitTx);
+        assertThat(ledger.executed()).filteredOn(i -> i instanceof LedgerInstruction.Pay).hasSize(1);
+    }
+
+    @Test
+    void aBlockedPaymentIsRecordedWithItsViolationAndMovesNoMoney() {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = wallet(org, PgBooks.policy(core, org, rules().maxPerTx("100").build()), "agent-1", "250");
+
+        Result<PaymentResult> result = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("100.01").build());
+
+        assertThat(result.rejection()).isInstanceOfSatisfying(Rejection.PolicyViolated.class, violated -> {
+            assertThat(violated.violation().rule()).isEqualTo(ViolationRule.MAX_PER_TX);
+            assertThat(violated.code()).isEqualTo("policy_violation");
+        });
+        List<Transaction> payments = core.payments.list(org, new TransactionStore.Query(Optional.of(wallet.wallet().id()),
+                Optional.empty(), Optional.of(TransactionType.PAYMENT), Optional.empty(), Optional.empty()),
+                PageRequest.firstDefault()).data();
+        assertThat(payments).singleElement().satisfies(tx -> {
+            assertThat(tx.status()).isEqualTo(TransactionStatus.BLOCKED);
+            assertThat(tx.policyTriggered()).isTrue();
+            assertThat(tx.violation()).hasValueSatisfying(v -> {
+                assertThat(v.rule()).isEqualTo(ViolationRule.MAX_PER_TX);
+                assertThat(v.limit()).isEqualTo("100.00");
+                assertThat(v.attempted()).isEqualTo("100.01");
+            });
+            assertThat(text(jdbi, "SELECT violation_rule || '|' || violation_limit || '|' || violation_attempted "
+                    + "FROM transactions WHERE id = ?", tx.id().value())).isEqualTo("max_per_tx|100.00|100.01");
+            assertThat(events(jdbi, "transaction.blocked", "tx_id", tx.id().value())).isOne();
+        });
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("250"));
+        assertThat(number(jdbi, "SELECT count(*) FROM spend_entries")).isZero();
+        assertThat(ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
+    }
+
+    @Test
+    void aPaymentAtTheThresholdWaitsForItsCoSignatureThenIsConfirmed() {
+        TestCoSigner operator = new TestCoSigner(11);
+        OrgId org = organisation("1000");
+        FundedWallet wallet = wallet(org, PgBooks.policy(core, org, rules().coSignAtOrAbove("300", operator).build()),
+                "agent-1", "500");
+
+        Transaction held = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("300").build()).value().transaction();
+
+        assertThat(held.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
+        assertThat(status(held)).isEqualTo("pending_co_sign");
+        assertThat(text(jdbi, "SELECT co_signer FROM transactions WHERE id = ?", held.id().value()))
+                .isEqualTo(operator.publicKey());
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("200"));
+        assertThat(events(jdbi, "transaction.co_sign_required", "tx_id", held.id().value())).isOne();
+        assertThat(ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
+
+        String payload = core.payments.get(org, held.id()).value().coSign().orElseThrow().payload();
+        Transaction confirmed = core.payments.coSign(org, held.id(), operator.sign(payload)).value();
+
+        assertThat(confirmed.status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(status(held)).isEqualTo("confirmed");
+        assertThat(text(jdbi, "SELECT co_signature FROM transactions WHERE id = ?", held.id().value())).isNotBlank();
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("200"));
+        assertThat(ledger.executed()).filteredOn(i -> i instanceof LedgerInstruction.Pay).singleElement()
+                .satisfies(i -> assertThat(((LedgerInstruction.Pay) i).coSignature()).isPresent());
+        assertThat(events(jdbi, "transaction.completed", "tx_id", held.id().value())).isOne();
+    }
+
+    @Test
+    void aRejectedPaymentGivesItsHoldBack() {
+        TestCoSigner operator = new TestCoSigner(12);
+        OrgId org = organisation("1000");
+        FundedWallet wallet = wallet(org, PgBooks.policy(core, org, rules().coSignAtOrAbove("300", operator)
+                .maxPerDay("1000").build()), "agent-1", "500");
+        Transaction held = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("350").build()).value().transaction();
+        assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", wallet.wallet().id().value()))
+                .isEqualTo(micros("350"));
+
+        Transaction rejected = core.payments.reject(org, held.id(), "not approved").value();
+
+        assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
+        assertThat(status(held)).isEqualTo("rejected");
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("500"));
+        assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", wallet.wallet().id().value()))
+                .isZero();
+        assertThat(number(jdbi, "SELECT count(*) FROM spend_entries WHERE tx_id = ?", held.id().value())).isZero();
+        assertThat(events(jdbi, "transaction.rejected", "tx_id", held.id().value())).isOne();
+        assertThat(ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
+    }
+
+    @Test
+    void anEscrowLocksThenReleasesToTheReceiverOnItsProof() {
+        OrgId org = organisation("1000");
+        FundedWallet sender = walletUnderNoRules(org, "sender", "300");
+        FundedWallet receiver = walletUnderNoRules(org, "receiver", "0");
+
+        Escrow locked = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), receiver.wallet().id().value(),
+                Usdc.parse("100"), "write the report", 3600, Optional.of(PROOF), Optional.of(sender.session()))).value();
+
+        assertThat(locked.status()).isEqualTo(EscrowStatus.LOCKED);
+        assertThat(text(jdbi, "SELECT status FROM escrows WHERE id = ?", locked.id().value())).isEqualTo("locked");
+        assertThat(text(jdbi, "SELECT status FROM transactions WHERE id = ?", locked.lockTx().value())).isEqualTo("confirmed");
+        assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("200"));
+        assertThat(ledger.balanceOf("vault:" + locked.id().value())).isEqualTo(micros("100"));
+
+        Escrow released = core.escrows.complete(org, locked.id(), "output_hash", PROOF).value();
+
+        assertThat(released.status()).isEqualTo(EscrowStatus.RELEASED);
+        assertThat(text(jdbi, "SELECT status FROM escrows WHERE id = ?", locked.id().value())).isEqualTo("released");
+        assertThat(text(jdbi, "SELECT status FROM transactions WHERE id = ?", released.settleTx().orElseThrow().value()))
+                .isEqualTo("confirmed");
+        assertThat(walletBalance(jdbi, receiver.wallet().id())).isEqualTo(micros("100"));
+        assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("200"));
+        assertThat(events(jdbi, "escrow.created", "escrow_id", locked.id().value())).isOne();
+        assertThat(events(jdbi, "escrow.released", "escrow_id", locked.id().value())).isOne();
+    }
+
+    @Test
+    void anEscrowIsRefundedWhenItsTimeoutPasses() {
+        OrgId org = organisation("1000");
+        FundedWallet sender = wallet(org, PgBooks.policy(core, org, rules().maxPerDay("500").build()), "sender", "300");
+        Escrow locked = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), Addresses.external("agent"),
+                Usdc.parse("50"), "task", 60, Optional.empty(), Optional.of(sender.session()))).value();
+        assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("250"));
+
+        clock.advance(Duration.ofSeconds(59));
+        assertThat(core.escrows.refundTimedOut(10)).isZero();
+        clock.advance(Duration.ofSeconds(1));
+        int refunded = core.escrows.refundTimedOut(10);
+
+        assertThat(refunded).isOne();
+        Escrow after = core.escrows.get(org, locked.id()).value();
+        assertThat(after.status()).isEqualTo(EscrowStatus.REFUNDED);
+        assertThat(text(jdbi, "SELECT status FROM transactions WHERE id = ?", after.settleTx().orElseThrow().value()))
+                .isEqualTo("confirmed");
+        assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("300"));
+        assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", sender.wallet().id().value())).isZero();
+        assertThat(ledger.balanceOf("vault:" + locked.id().value())).isZero();
+        assertThat(events(jdbi, "escrow.refunded", "escrow_id", locked.id().value())).isOne();
+    }
+
+    @Test
+    void aFundBatchIsAllOrNothing() {
+        OrgId org = organisation("100");
+        FundedWallet a = walletUnderNoRules(org, "agent-a", "0");
+        FundedWallet b = walletUnderNoRules(org, "agent-b", "0");
+        FundedWallet c = walletUnderNoRules(org, "agent-c", "0");
+
+        Result<List<Wallet>> tooMuch = core.wallets.fundBatch(org, List.of(new Funding(a.wallet().id(), Usdc.parse("40")),
+                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20.000001"))));
+        Result<List<Wallet>> missingWallet = core.wallets.fundBatch(org, List.of(
+                new Funding(a.wallet().id(), Usdc.parse("10")), new Funding(new WalletId("wal_" + "q".repeat(24)),
+                        Usdc.parse("10"))));
+
+        assertThat(tooMuch.rejection().code()).isEqualTo("insufficient_funds");
+        assertThat(missingWallet.rejection().code()).isEqualTo("not_found");
+        assertThat(orgBalance(jdbi, org)).isEqualTo(micros("100"));
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'funding'")).isZero();
+        assertThat(number(jdbi, "SELECT coalesce(sum(balance_micros), 0) FROM wallets")).isZero();
+
+        List<Wallet> funded = core.wallets.fundBatch(org, List.of(new Funding(a.wallet().id(), Usdc.parse("40")),
+                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20")))).value();
+
+        assertThat(funded).extracting(Wallet::balance)
+                .containsExactly(Usdc.parse("40"), Usdc.parse("40"), Usdc.parse("20"));
+        assertThat(orgBalance(jdbi, org)).isZero();
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'funding' AND status = 'confirmed'"))
+                .isEqualTo(3);
+        assertThat(events(jdbi, org, "wallet.funded")).isEqualTo(3);
+    }
+
+    @Test
+    void aPolicyUpdateWritesItsAuditEntryAndFiresPolicyUpdated() {
+        OrgId org = organisation("10");
+        Policy policy = PgBooks.policy(core, org, rules().maxPerTx("100").build());
+        clock.advance(Duration.ofMillis(5));
+
+        Policy updated = core.policies.update(org, policy.id(), patch().maxPerTx("150").build(), PgBooks.ADMIN).value();
+        Policy unchanged = core.policies.update(org, policy.id(), patch().maxPerTx("150").build(), PgBooks.ADMIN).value();
+
+        assertThat(updated.version()).isEqualTo(2);
+        assertThat(unchanged.version()).isEqualTo(2);
+        assertThat(number(jdbi, "SELECT max_per_tx FROM policies WHERE id = ?", policy.id().value())).isEqualTo(micros("150"));
+        assertThat(texts(jdbi, "SELECT action || ' v' || version || ' by ' || actor FROM policy_audit WHERE policy_id = ? "
+                + "ORDER BY version", policy.id().value())).containsExactly("created v1 by key_admin", "updated v2 by key_admin");
+        assertThat(texts(jdbi, "SELECT c ->> 'field' || ': ' || (c ->> 'old') || ' -> ' || (c ->> 'new') "
+                + "FROM policy_audit, jsonb_array_elements(changes) AS c WHERE policy_id = ? AND version = 2",
+                policy.id().value())).containsExactly("max_per_tx: 100.00 -> 150.00");
+        List<PolicyAuditEntry> log = core.policies.auditLog(org, policy.id(), PageRequest.firstDefault()).value().data();
+        assertThat(log).extracting(PolicyAuditEntry::action)
+                .containsExactly(PolicyAuditEntry.Action.UPDATED, PolicyAuditEntry.Action.CREATED);
+        assertThat(events(jdbi, org, "policy.updated")).isOne();
+        assertThat(text(jdbi, "SELECT xmin::text FROM outbox_events WHERE type = 'policy.updated'"))
+                .isEqualTo(text(jdbi, "SELECT xmin::text FROM policy_audit WHERE policy_id = ? AND version = 2",
+                        policy.id().value()));
+    }
+
+    @Test
+    void aReplayWithTheSameIdempotencyKeyAnswersTheSamePaymentAndDebitsOnce() {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "100");
+        PayCommand command = paymentFrom(wallet).to(PAYEE).amount("30").idempotencyKey("order-17").build();
+
+        PaymentResult first = core.payments.pay(command).value();
+        clock.advance(Duration.ofMinutes(5));
+        PaymentResult second = core.payments.pay(command).value();
+        Result<PaymentResult> otherBody = core.payments.pay(
+                paymentFrom(wallet).to(PAYEE).amount("31").idempotencyKey("order-17").build());
+
+        assertThat(first.replayed()).isFalse();
+        assertThat(second.replayed()).isTrue();
+        assertThat(second.transaction().id()).isEqualTo(first.transaction().id());
+        assertThat(second.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(otherBody.rejection().code()).isEqualTo("idempotency_conflict");
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("70"));
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'payment'")).isOne();
+        assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys WHERE org_id = ?", org.value())).isOne();
+        assertThat(ledger.executed()).filteredOn(i -> i instanceof LedgerInstruction.Pay).hasSize(1);
+    }
+
+    @Test
+    void theHistoryIsListedPageByPageNewestFirstWithoutGapsOrRepeats() {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "100");
+        FundedWallet other = walletUnderNoRules(org, "agent-2", "100");
+        for (int i = 0; i < 11; i++) {
+            if (i % 4 != 0) {
+                clock.advance(Duration.ofMillis(1)); // some payments share a created_at: the id breaks the tie
+            }
+            core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("1." + i).build()).value();
+        }
+        core.payments.pay(paymentFrom(other).to(PAYEE).amount("2").build()).value();
+        TransactionStore.Query paymentsOfWallet = new TransactionStore.Query(Optional.of(wallet.wallet().id()),
+                Optional.empty(), Optional.of(TransactionType.PAYMENT), Optional.empty(), Optional.empty());
+
+        List<String> listed = new ArrayList<>();
+        List<Integer> pageSizes = new ArrayList<>();
+        PageRequest request = PageRequest.first(4);
+        while (true) {
+            Page<Transaction> page = core.payments.list(org, paymentsOfWallet, request);
+            page.data().forEach(tx -> listed.add(tx.id().value()));
+            pageSizes.add(page.data().size());
+            if (!page.hasMore()) {
+                break;
+            }
+            request = new PageRequest(4, page.nextCursor());
+        }
+
+        assertThat(pageSizes).containsExactly(4, 4, 3);
+        assertThat(new HashSet<>(listed)).hasSize(11);
+        assertThat(listed).isEqualTo(texts(jdbi, "SELECT id FROM transactions WHERE wallet_id = ? AND type = 'payment' "
+                + "ORDER BY created_at DESC, id DESC", wallet.wallet().id().value()));
+        assertThat(core.payments.list(org, TransactionStore.Query.ALL, PageRequest.first(100)).data())
+                .hasSize(11 + 1 + 2); // the payments of both wallets and their two fundings
+    }
+}
