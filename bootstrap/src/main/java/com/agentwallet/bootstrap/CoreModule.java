@@ -57,7 +57,9 @@ public final class CoreModule extends AbstractModule {
     @Provides
     @Singleton
     CoreSettings coreSettings() {
-        return CoreSettings.DEFAULTS;
+        CoreSettings defaults = CoreSettings.DEFAULTS;
+        return new CoreSettings(configuration.getCoSignWindow(), defaults.defaultSessionTtl(), defaults.minSessionTtl(),
+                defaults.maxSessionTtl());
     }
 
     @Provides

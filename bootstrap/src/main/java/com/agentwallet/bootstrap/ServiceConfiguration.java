@@ -38,6 +38,11 @@ public class ServiceConfiguration extends Configuration {
     @JsonProperty
     private ClockworkSettings clockwork = new ClockworkSettings();
 
+    /** How long a payment waits for its co-signature before it expires. */
+    @NotNull
+    @JsonProperty
+    private Duration coSignWindow = Duration.hours(72);
+
     public String getDataDirectory() {
         return dataDirectory;
     }
@@ -52,6 +57,10 @@ public class ServiceConfiguration extends Configuration {
 
     public ClockworkSettings getClockwork() {
         return clockwork;
+    }
+
+    public java.time.Duration getCoSignWindow() {
+        return coSignWindow.toJavaDuration();
     }
 
     /** An external PostgreSQL by JDBC URL, or (no URL) the embedded one. */

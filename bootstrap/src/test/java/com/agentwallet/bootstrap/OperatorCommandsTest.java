@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -67,6 +68,7 @@ class OperatorCommandsTest {
         ObjectMapper json = Jackson.newObjectMapper();
         configuration = json.readValue(json.writeValueAsString(Map.of(
                 "dataDirectory", data.toString(),
+                "coSignWindow", "1h",
                 "database", Map.of("maxConnections", 4),
                 "ledger", Map.of("type", "sim", "settings", Map.of("seed", "5")))), ServiceConfiguration.class);
         injector = Guice.createInjector(Modules.override(new CoreModule(configuration))
@@ -92,6 +94,11 @@ class OperatorCommandsTest {
         assertThatThrownBy(() -> command.reconcile(injector))
                 .isInstanceOf(ReconcileCommand.DriftFound.class)
                 .hasMessage("1 account(s) drifted from the ledger");
+    }
+
+    @Test
+    void theCoSignWindowComesFromTheConfiguration() {
+        assertThat(injector.getInstance(CoreSettings.class).coSignWindow()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test
