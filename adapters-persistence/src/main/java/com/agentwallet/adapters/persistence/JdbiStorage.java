@@ -15,14 +15,15 @@ import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The books in PostgreSQL. Each unit of work is one READ COMMITTED transaction; correctness under
+ * The books in PostgreSQL. Each unit of work is one READ COMMITTED transaction (the pool's level, set
+ * once on every connection: asking Jdbi for a level per transaction costs six extra round trips to
+ * read and restore it); correctness under
  * concurrency comes from the row locks the use cases take and from {@code CHECK (balance >= 0)},
  * not from the isolation level. Rows are locked {@code FOR NO KEY UPDATE}: it serialises changes of
  * a row as {@code FOR UPDATE} does, but does not wait for the key-share locks that inserting a row
@@ -38,7 +39,7 @@ public final class JdbiStorage implements Storage {
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
-        return jdbi.inTransaction(TransactionIsolationLevel.READ_COMMITTED, handle -> work.apply(new HandleStores(handle)));
+        return jdbi.inTransaction(handle -> work.apply(new HandleStores(handle)));
     }
 
     /** The stores on one open handle. */

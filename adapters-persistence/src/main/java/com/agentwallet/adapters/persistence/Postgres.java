@@ -30,6 +30,7 @@ public final class Postgres {
         config.setMaximumPoolSize(maxConnections);
         config.setPoolName("agent-wallet");
         config.setAutoCommit(true);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         return new HikariDataSource(config);
     }
 
