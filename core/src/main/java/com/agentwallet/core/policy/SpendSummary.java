@@ -4,9 +4,7 @@ import com.agentwallet.core.money.Usdc;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -62,26 +60,25 @@ public record SpendSummary(Usdc day, Usdc month, int hourCount, Instant dayCutof
      * that steps back does not bring old spends back.
      */
     public SpendSummary advanceTo(Instant now, List<SpendEntry> leaving) {
-        Map<SpendWindow, Instant> cutoffs = new EnumMap<>(SpendWindow.class);
-        for (SpendWindow window : SpendWindow.values()) {
-            cutoffs.put(window, nextCutoff(window, now));
-        }
+        TimeRange leavingDay = new TimeRange(dayCutoff, nextCutoff(SpendWindow.DAY, now));
+        TimeRange leavingMonth = new TimeRange(monthCutoff, nextCutoff(SpendWindow.MONTH, now));
+        TimeRange leavingHour = new TimeRange(hourCutoff, nextCutoff(SpendWindow.HOUR, now));
         long dayMicros = day.micros();
         long monthMicros = month.micros();
         int hours = hourCount;
         for (SpendEntry entry : leaving) {
-            if (new TimeRange(dayCutoff, cutoffs.get(SpendWindow.DAY)).contains(entry.at())) {
+            if (leavingDay.contains(entry.at())) {
                 dayMicros -= entry.amount().micros();
             }
-            if (new TimeRange(monthCutoff, cutoffs.get(SpendWindow.MONTH)).contains(entry.at())) {
+            if (leavingMonth.contains(entry.at())) {
                 monthMicros -= entry.amount().micros();
             }
-            if (new TimeRange(hourCutoff, cutoffs.get(SpendWindow.HOUR)).contains(entry.at())) {
+            if (leavingHour.contains(entry.at())) {
                 hours--;
             }
         }
         return new SpendSummary(Usdc.ofMicros(dayMicros), Usdc.ofMicros(monthMicros), hours,
-                cutoffs.get(SpendWindow.DAY), cutoffs.get(SpendWindow.MONTH), cutoffs.get(SpendWindow.HOUR));
+                leavingDay.until(), leavingMonth.until(), leavingHour.until());
     }
 
     /** The summary with a new spend counted in every window it falls in. */
