@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -37,22 +38,31 @@ public final class CountingSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        throw new UnsupportedOperationException("the driver creates unconnected sockets");
+        return connected(null, new InetSocketAddress(host, port));
     }
 
     @Override
-    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-        throw new UnsupportedOperationException("the driver creates unconnected sockets");
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+        return connected(new InetSocketAddress(localHost, localPort), new InetSocketAddress(host, port));
     }
 
     @Override
-    public Socket createSocket(InetAddress host, int port) {
-        throw new UnsupportedOperationException("the driver creates unconnected sockets");
+    public Socket createSocket(InetAddress host, int port) throws IOException {
+        return connected(null, new InetSocketAddress(host, port));
     }
 
     @Override
-    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-        throw new UnsupportedOperationException("the driver creates unconnected sockets");
+    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+        return connected(new InetSocketAddress(localAddress, localPort), new InetSocketAddress(address, port));
+    }
+
+    private static Socket connected(InetSocketAddress local, InetSocketAddress remote) throws IOException {
+        Socket socket = new CountingSocket();
+        if (local != null) {
+            socket.bind(local);
+        }
+        socket.connect(remote);
+        return socket;
     }
 
     private static final class CountingSocket extends Socket {

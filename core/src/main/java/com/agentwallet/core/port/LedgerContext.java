@@ -33,10 +33,6 @@ public record LedgerContext(Clock clock, Path dataDirectory, Map<String, String>
         return parse(key, fallback, Long::parseLong);
     }
 
-    public double doubleSetting(String key, double fallback) {
-        return parse(key, fallback, Double::parseDouble);
-    }
-
     private <T> T parse(String key, T fallback, Function<String, T> parser) {
         String value = settings.get(key);
         if (value == null) {
