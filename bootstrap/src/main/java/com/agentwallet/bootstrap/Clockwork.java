@@ -83,6 +83,8 @@ public final class Clockwork implements Managed {
         } else {
             report.drifts().forEach(drift -> LOG.warn("Reconciliation drift: {} should hold {} on the ledger but holds {}",
                     drift.account(), drift.expected(), drift.onLedger()));
+            report.stuck().forEach(tx -> LOG.warn("Stuck in flight: {} {} of {} pending since {}", tx.type().wireName(),
+                    tx.id(), tx.amount(), tx.updatedAt()));
         }
     }
 

@@ -144,8 +144,8 @@ public final class CoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Reconciliation reconciliation(Storage storage, LedgerPort ledger) {
-        return new Reconciliation(storage, ledger);
+    Reconciliation reconciliation(Storage storage, LedgerPort ledger, Clock clock) {
+        return new Reconciliation(storage, ledger, clock, Reconciliation.DEFAULT_STUCK_AFTER);
     }
 
     private Path dataDirectory() {

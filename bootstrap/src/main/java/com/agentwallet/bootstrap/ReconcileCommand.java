@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.reconcile.Drift;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
@@ -12,7 +13,8 @@ import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
  * {@code reconcile config.yml}: compares every treasury, wallet and escrow vault of the books with
- * the ledger, prints each drift, and exits non-zero when there is any.
+ * the ledger, prints each drift and each transaction stuck in flight, and exits non-zero when there
+ * is any.
  */
 public final class ReconcileCommand extends ConfiguredCommand<ServiceConfiguration> {
 
@@ -35,10 +37,14 @@ public final class ReconcileCommand extends ConfiguredCommand<ServiceConfigurati
             System.out.printf("DRIFT %s: books say %s, ledger holds %s%n", drift.account(), drift.expected(),
                     drift.onLedger());
         }
-        System.out.printf("%d accounts checked, %d skipped while money was in flight, %d drifted%n",
-                report.checked(), report.skippedInFlight(), report.drifts().size());
+        for (Transaction tx : report.stuck()) {
+            System.out.printf("STUCK %s %s of %s pending since %s%n", tx.type().wireName(), tx.id(), tx.amount(),
+                    tx.updatedAt());
+        }
+        System.out.printf("%d accounts checked, %d skipped while money was in flight, %d drifted, %d stuck%n",
+                report.checked(), report.skippedInFlight(), report.drifts().size(), report.stuck().size());
         if (!report.isClean()) {
-            throw new DriftFound(report.drifts().size());
+            throw new DriftFound(report.drifts().size(), report.stuck().size());
         }
     }
 
@@ -55,8 +61,8 @@ public final class ReconcileCommand extends ConfiguredCommand<ServiceConfigurati
     static final class DriftFound extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        DriftFound(int drifts) {
-            super(drifts + " account(s) drifted from the ledger");
+        DriftFound(int drifts, int stuck) {
+            super(drifts + " account(s) drifted from the ledger, " + stuck + " transaction(s) stuck in flight");
         }
     }
 }

@@ -18,6 +18,8 @@ import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.wallet.Wallet;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,15 +31,23 @@ import static java.util.Objects.requireNonNull;
  * hold: a treasury, the organisation's balance; a wallet, its balance plus what it holds for
  * payments awaiting a co-signature (debited in the books, not yet on the ledger); an open escrow
  * whose lock is confirmed, its amount; a settled one, nothing. Accounts with a transaction still
- * {@code pending} are skipped, since the ledger may or may not have executed it yet.
+ * {@code pending} are skipped, since the ledger may or may not have executed it yet; a transaction
+ * pending for longer than {@code stuckAfter} is reported as stuck.
  */
 public final class Reconciliation {
+    public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(10);
+    private static final int MAX_STUCK_REPORTED = 100;
+
     private final Storage storage;
     private final LedgerPort ledger;
+    private final Clock clock;
+    private final Duration stuckAfter;
 
-    public Reconciliation(Storage storage, LedgerPort ledger) {
+    public Reconciliation(Storage storage, LedgerPort ledger, Clock clock, Duration stuckAfter) {
         this.storage = requireNonNull(storage, "storage is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.stuckAfter = requireNonNull(stuckAfter, "stuckAfter is null");
     }
 
     public ReconciliationReport run() {
@@ -50,7 +60,9 @@ public final class Reconciliation {
             Pages.forEach(page -> storage.inTransaction(stores -> stores.escrows().list(org.id(), EscrowStore.Query.ALL,
                     page)), escrow -> checkVault(escrow, tally));
         }
-        return new ReconciliationReport(tally.checked, tally.skipped, tally.drifts);
+        List<Transaction> stuck = storage.inTransaction(
+                stores -> stores.transactions().pendingSince(clock.instant().minus(stuckAfter), MAX_STUCK_REPORTED));
+        return new ReconciliationReport(tally.checked, tally.skipped, tally.drifts, stuck);
     }
 
     private void checkTreasury(Organisation org, Tally tally) {

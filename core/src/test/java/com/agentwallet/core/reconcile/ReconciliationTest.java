@@ -2,9 +2,11 @@ package com.agentwallet.core.reconcile;
 
 import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.testing.CoreFixture;
@@ -13,6 +15,7 @@ import com.agentwallet.core.testing.Scenario.FundedWallet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +25,8 @@ class ReconciliationTest {
 
     private final CoreFixture core = new CoreFixture();
     private final Scenario given = new Scenario(core);
-    private final Reconciliation reconciliation = new Reconciliation(core.storage, core.ledger);
+    private final Reconciliation reconciliation = new Reconciliation(core.storage, core.ledger, core.clock,
+            Duration.ofMinutes(10));
     private OrgId org;
     private FundedWallet wallet;
 
@@ -69,5 +73,19 @@ class ReconciliationTest {
         assertThat(report.drifts()).isEmpty();
         assertThat(report.skippedInFlight()).isEqualTo(1);
         assertThat(report.checked()).isEqualTo(3);
+        assertThat(report.stuck()).isEmpty();
+        assertThat(report.isClean()).isTrue();
+    }
+
+    @Test
+    void aPaymentInFlightLongerThanItShouldBeIsReportedAsStuck() {
+        core.ledger.leaveUnansweredWhen(instruction -> instruction instanceof LedgerInstruction.Pay);
+        TxId unanswered = given.pay(wallet, PAYEE, "1.00").value().transaction().id();
+
+        core.clock.advance(Duration.ofMinutes(10));
+        ReconciliationReport report = reconciliation.run();
+
+        assertThat(report.stuck()).extracting(Transaction::id).containsExactly(unanswered);
+        assertThat(report.isClean()).isFalse();
     }
 }
