@@ -506,17 +506,7 @@ class EscrowServiceTest {
 
         /** Leaves matching instructions unanswered, and vault payouts too while the vault cannot cover them. */
         private void leaveUnanswered(Predicate<LedgerInstruction> condition) {
-            core.ledger.leaveUnansweredWhen(condition.or(this::vaultCannotCover));
-        }
-
-        private boolean vaultCannotCover(LedgerInstruction instruction) {
-            if (instruction instanceof LedgerInstruction.EscrowRelease release) {
-                return core.ledger.balanceOf("vault:" + release.escrow().value()) < release.amount().micros();
-            }
-            if (instruction instanceof LedgerInstruction.EscrowRefund refund) {
-                return core.ledger.balanceOf("vault:" + refund.escrow().value()) < refund.amount().micros();
-            }
-            return false;
+            core.ledger.leaveUnansweredWhen(condition.or(core.ledger::vaultCannotCover));
         }
 
         private void recoverAll() {

@@ -690,7 +690,7 @@ class BankInvariantRandomizedTest {
         private void useFaults(FaultMode mode) {
             faults = mode;
             core.ledger.rejectWhen(i -> mode.refuses && movesMoney(i) && !isVaultPayout(i) && faultDice.nextInt(3) == 0);
-            core.ledger.leaveUnansweredWhen(i -> vaultCannotCover(i)
+            core.ledger.leaveUnansweredWhen(i -> core.ledger.vaultCannotCover(i)
                     || (mode.silent && movesMoney(i) && faultDice.nextInt(2) == 0));
         }
 
@@ -702,17 +702,6 @@ class BankInvariantRandomizedTest {
 
         private static boolean isVaultPayout(LedgerInstruction instruction) {
             return instruction instanceof LedgerInstruction.EscrowRelease || instruction instanceof LedgerInstruction.EscrowRefund;
-        }
-
-        /** The program refuses, for now, to pay out of a vault the lock has not filled yet. */
-        private boolean vaultCannotCover(LedgerInstruction instruction) {
-            if (instruction instanceof LedgerInstruction.EscrowRelease release) {
-                return core.ledger.balanceOf("vault:" + release.escrow().value()) < release.amount().micros();
-            }
-            if (instruction instanceof LedgerInstruction.EscrowRefund refund) {
-                return core.ledger.balanceOf("vault:" + refund.escrow().value()) < refund.amount().micros();
-            }
-            return false;
         }
 
         private boolean anyPending() {

@@ -55,6 +55,20 @@ public final class FakeLedger implements LedgerPort {
         return balances.getOrDefault(account, 0L);
     }
 
+    /**
+     * Whether a vault payout cannot be covered yet because the lock has not filled the vault: tests
+     * leave such payouts unanswered, as the real program's temporary refusal would.
+     */
+    public synchronized boolean vaultCannotCover(LedgerInstruction instruction) {
+        if (instruction instanceof LedgerInstruction.EscrowRelease release) {
+            return balanceOf("vault:" + release.escrow().value()) < release.amount().micros();
+        }
+        if (instruction instanceof LedgerInstruction.EscrowRefund refund) {
+            return balanceOf("vault:" + refund.escrow().value()) < refund.amount().micros();
+        }
+        return false;
+    }
+
     public static String treasury(OrgId orgId) {
         return "treasury:" + orgId.value();
     }
