@@ -5,6 +5,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
@@ -72,21 +73,39 @@ final class JdbiSmallStores {
         public Optional<IdempotencyRecord> find(OrgId orgId, String key) {
             return handle.createQuery("SELECT * FROM idempotency_keys WHERE org_id = :org AND key = :key")
                     .bind("org", orgId.value()).bind("key", key)
-                    .map((rs, ctx) -> new IdempotencyRecord(new OrgId(rs.getString("org_id")), rs.getString("key"),
-                            rs.getString("fingerprint"), new TxId(rs.getString("tx_id")), Rows.instant(rs, "created_at")))
+                    .map((rs, ctx) -> {
+                        String body = rs.getString("response_body");
+                        Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
+                                .map(status -> new RecordedResponse(status, body));
+                        return new IdempotencyRecord(new OrgId(rs.getString("org_id")), rs.getString("key"),
+                                rs.getString("fingerprint"), new TxId(rs.getString("tx_id")),
+                                Rows.instant(rs, "created_at"), response);
+                    })
                     .findOne();
         }
 
         @Override
         public void insert(IdempotencyRecord record) {
-            handle.createUpdate("INSERT INTO idempotency_keys (org_id, key, fingerprint, tx_id, created_at) "
-                            + "VALUES (:org, :key, :fingerprint, :tx, :at)")
+            handle.createUpdate("INSERT INTO idempotency_keys (org_id, key, fingerprint, tx_id, created_at, "
+                            + "response_status, response_body) VALUES (:org, :key, :fingerprint, :tx, :at, :status, :body)")
                     .bind("org", record.orgId().value())
                     .bind("key", record.key())
                     .bind("fingerprint", record.fingerprint())
                     .bind("tx", record.txId().value())
                     .bind("at", Rows.timestamp(record.createdAt()))
+                    .bind("status", record.response().map(RecordedResponse::status).orElse(null))
+                    .bind("body", record.response().map(RecordedResponse::body).orElse(null))
                     .execute();
+        }
+
+        /** Sets the response only while none is set: of two concurrent recordings, the first to commit stays. */
+        @Override
+        public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
+            return handle.createUpdate("UPDATE idempotency_keys SET response_status = :status, response_body = :body "
+                            + "WHERE org_id = :org AND key = :key AND response_status IS NULL")
+                    .bind("org", orgId.value()).bind("key", key)
+                    .bind("status", response.status()).bind("body", response.body())
+                    .execute() == 1;
         }
 
         @Override

@@ -3,6 +3,7 @@ package com.agentwallet.adapters.persistence;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
+import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.OrganisationStore;
 import com.agentwallet.core.port.PolicyAuditLog;
@@ -13,6 +14,7 @@ import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.port.WebhookStore;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -54,6 +56,8 @@ public final class JdbiStorage implements Storage {
         private final EscrowStore escrows;
         private final RecipientCategoryStore recipientCategories;
         private final IdempotencyStore idempotency;
+        private final WebhookStore webhooks;
+        private final ExportStore exports;
         private final EventOutbox outbox;
 
         HandleStores(Handle handle) {
@@ -67,6 +71,8 @@ public final class JdbiStorage implements Storage {
             escrows = new JdbiEscrows(handle);
             recipientCategories = new JdbiSmallStores.Categories(handle);
             idempotency = new JdbiSmallStores.Idempotency(handle);
+            webhooks = new JdbiWebhooks(handle);
+            exports = new JdbiExports(handle);
             outbox = new JdbiSmallStores.Outbox(handle);
         }
 
@@ -108,6 +114,14 @@ public final class JdbiStorage implements Storage {
 
         public IdempotencyStore idempotency() {
             return idempotency;
+        }
+
+        public WebhookStore webhooks() {
+            return webhooks;
+        }
+
+        public ExportStore exports() {
+            return exports;
         }
 
         public EventOutbox outbox() {

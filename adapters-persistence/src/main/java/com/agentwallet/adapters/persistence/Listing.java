@@ -38,7 +38,11 @@ final class Listing {
                 .bind("limit", request.limit() + 1);
         cursor.ifPresent(c -> query.bind("cursorAt", Rows.timestamp(c.at())).bind("cursorId", c.id()));
         binder.accept(query);
-        List<T> rows = query.map(mapper).list();
+        return pageOf(query.map(mapper).list(), request, time, id);
+    }
+
+    /** The page of {@code rows}, which were read with one row more than a page holds to learn whether more follow. */
+    static <T> Page<T> pageOf(List<T> rows, PageRequest request, Function<T, Instant> time, Function<T, String> id) {
         boolean more = rows.size() > request.limit();
         List<T> data = more ? rows.subList(0, request.limit()) : rows;
         T last = more ? data.get(data.size() - 1) : null;

@@ -94,9 +94,18 @@ class MigrationTest {
                 + "ORDER BY orderexecuted");
     }
 
-    private static String schemaFile() {
-        try (InputStream in = MigrationTest.class.getClassLoader().getResourceAsStream("db/001-schema.sql")) {
-            assertThat(in).as("db/001-schema.sql on the classpath").isNotNull();
+    /** The text of every SQL file the changelog includes. */
+    private static String schemaFiles() {
+        StringBuilder text = new StringBuilder();
+        for (String file : matches(resource(Postgres.CHANGELOG), "<include file=\"([^\"]+)\"")) {
+            text.append(resource(file));
+        }
+        return text.toString();
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = MigrationTest.class.getClassLoader().getResourceAsStream(name)) {
+            assertThat(in).as(name + " on the classpath").isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -116,7 +125,7 @@ class MigrationTest {
     class Migrating {
         @Test
         void anEmptyDatabaseGetsEveryTableOfTheSchema() {
-            Set<String> declared = matches(schemaFile(), "(?m)^CREATE TABLE (\\w+)");
+            Set<String> declared = matches(schemaFiles(), "(?m)^CREATE TABLE (\\w+)");
             assertThat(declared).as("the tables the schema file declares").isEqualTo(new TreeSet<>(SCHEMA_TABLES));
             HikariDataSource empty = emptyDatabase("migration_empty");
             Jdbi db = Jdbi.create(empty);
@@ -127,7 +136,7 @@ class MigrationTest {
             Set<String> expected = new TreeSet<>(SCHEMA_TABLES);
             expected.addAll(LIQUIBASE_TABLES);
             assertThat(tables(db)).isEqualTo(expected);
-            assertThat(changelog(db)).hasSize(matches(schemaFile(), "(?m)^--changeset agent-wallet:(\\S+)").size())
+            assertThat(changelog(db)).hasSize(matches(schemaFiles(), "(?m)^--changeset agent-wallet:(\\S+)").size())
                     .allSatisfy(row -> assertThat(row).endsWith(" EXECUTED"));
             assertThat(schemaSnapshot(db)).as("the same schema as TestDatabase's migrated database")
                     .isEqualTo(schemaSnapshot(jdbi));
@@ -173,7 +182,7 @@ class MigrationTest {
             PaymentResult paid = core.payments.pay(PaymentRequest.paymentFrom(funded).amount("1").build()).value();
             paymentId = paid.transaction().id().value();
             storage.inTransaction(stores -> {
-                stores.idempotency().insert(new IdempotencyRecord(org, "key-1", "first request",
+                stores.idempotency().insert(IdempotencyRecord.firstUse(org, "key-1", "first request",
                         paid.transaction().id(), clock.instant()));
                 return null;
             });
@@ -247,6 +256,16 @@ class MigrationTest {
             assertThat(error.getServerErrorMessage().getConstraint()).isEqualTo("idempotency_keys_pkey");
             assertThat(texts(jdbi, "SELECT fingerprint FROM idempotency_keys WHERE org_id = ?", org.value()))
                     .containsExactly("first request");
+        }
+
+        @Test
+        void aRecordedResponseStatusWithoutItsBody() {
+            PSQLException error = refusalOf(jdbi, "UPDATE idempotency_keys SET response_status = 201 WHERE org_id = ?",
+                    org.value());
+
+            assertThat(error.getSQLState()).isEqualTo(CHECK_VIOLATION);
+            assertThat(error.getServerErrorMessage().getConstraint()).isEqualTo("idempotency_keys_response");
+            assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys WHERE response_status IS NULL")).isOne();
         }
 
         /** An INSERT copying the payment under a new id, with the given SQL for status, amount and violation rule. */

@@ -8,6 +8,9 @@ import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.export.ExportFormat;
+import com.agentwallet.core.export.ExportJob;
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -15,6 +18,7 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
+import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
@@ -30,6 +34,8 @@ import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.Funding;
 import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.webhook.Webhook;
+import com.agentwallet.core.webhook.WebhookStatus;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -418,5 +424,56 @@ class PostgresUseCasesTest {
                 + "ORDER BY created_at DESC, id DESC", wallet.wallet().id().value()));
         assertThat(core.payments.list(org, TransactionStore.Query.ALL, PageRequest.first(100)).data())
                 .hasSize(11 + 1 + 2); // the payments of both wallets and their two fundings
+    }
+    @Test
+    void aReplayAnswersTheFirstResponseRecordedInTheDatabase() {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "250");
+        PayCommand command = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("order-1").build();
+        PaymentResult first = core.payments.pay(command).value();
+        RecordedResponse response = new RecordedResponse(201, "{\"tx_id\":\"" + first.transaction().id() + "\"}");
+
+        assertThat(core.payments.recordResponse(org, "order-1", response)).isTrue();
+        assertThat(core.payments.recordResponse(org, "order-1", new RecordedResponse(500, "later"))).isFalse();
+        PaymentResult replay = core.payments.pay(command).value();
+
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.recorded()).contains(response);
+        assertThat(replay.transaction().id()).isEqualTo(first.transaction().id());
+        assertThat(number(jdbi, "SELECT response_status FROM idempotency_keys WHERE org_id = ? AND key = 'order-1'",
+                org.value())).isEqualTo(201L);
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("210"));
+    }
+
+    @Test
+    void aWebhookIsStoredChangedTestedAndSoftDeleted() {
+        OrgId org = organisation("1");
+        Webhook webhook = core.webhooks.create(org, "https://hooks.example.com/in", List.of("transaction.completed"));
+        Webhook changed = core.webhooks.update(org, webhook.id(), Optional.empty(), Optional.of(List.of("*")),
+                Optional.of(WebhookStatus.ACTIVE)).value();
+
+        EventId ping = core.webhooks.test(org, webhook.id()).value();
+        core.webhooks.delete(org, webhook.id()).value();
+
+        assertThat(changed.subscription().all()).isTrue();
+        assertThat(text(jdbi, "SELECT type FROM outbox_events WHERE id = ?", ping.value())).isEqualTo("ping");
+        assertThat(text(jdbi, "SELECT body ->> 'webhook_id' FROM outbox_events WHERE id = ?", ping.value()))
+                .isEqualTo(webhook.id().value());
+        assertThat(core.webhooks.get(org, webhook.id()).rejection()).isInstanceOf(Rejection.NotFound.class);
+        assertThat(number(jdbi, "SELECT count(*) FROM webhooks WHERE id = ? AND deleted_at = ?", webhook.id().value(),
+                Rows.timestamp(clock.instant()))).isOne();
+    }
+
+    @Test
+    void anExportIsRequestedAndRead() {
+        OrgId org = organisation("1");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "0");
+
+        ExportJob job = core.exports.request(org, ExportFormat.JSON, Optional.of(wallet.wallet().id()),
+                Optional.of(clock.instant().minusSeconds(60)), Optional.empty()).value();
+
+        assertThat(core.exports.get(org, job.id()).value()).isEqualTo(job);
+        assertThat(text(jdbi, "SELECT status || ' ' || format FROM export_jobs WHERE id = ?", job.id().value()))
+                .isEqualTo("pending json");
     }
 }

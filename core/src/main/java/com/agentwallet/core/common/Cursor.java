@@ -42,7 +42,8 @@ public record Cursor(Instant at, String id) {
         return order < 0 || order == 0 && itemId.compareTo(id) < 0;
     }
 
-    private static ValidationException invalid() {
+    /** The error for a cursor, or a part of one, that is not one of ours. */
+    public static ValidationException invalid() {
         return new ValidationException("cursor", "'cursor' is not a cursor of this list");
     }
 }

@@ -1,5 +1,6 @@
 package com.agentwallet.core.event;
 
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.port.Stores;
 
@@ -19,12 +20,13 @@ public final class EventPublisher {
     }
 
     public void publish(Stores stores, List<DomainEvent> events) {
-        for (DomainEvent event : events) {
-            stores.outbox().append(new OutboxEvent(ids.event(), event, clock.instant()));
-        }
+        events.forEach(event -> publish(stores, event));
     }
 
-    public void publish(Stores stores, DomainEvent event) {
-        publish(stores, List.of(event));
+    /** Writes one event; its id is what the event is known by in deliveries. */
+    public EventId publish(Stores stores, DomainEvent event) {
+        EventId id = ids.event();
+        stores.outbox().append(new OutboxEvent(id, event, clock.instant()));
+        return id;
     }
 }

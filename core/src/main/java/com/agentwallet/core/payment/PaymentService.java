@@ -54,20 +54,19 @@ public final class PaymentService {
     /**
      * Pays from a wallet: checks and debit in one database transaction, then the ledger. A blocked
      * payment is recorded and refused with its violation; a repeated idempotency key with the same
-     * request answers the first payment (finishing it if it was left pending).
+     * request answers the first payment (finishing it if it was left pending), with the first
+     * response once that is recorded.
      */
     public Result<PaymentResult> pay(PayCommand command) {
-        record Accepted(Transaction tx, boolean replayed, Optional<Transaction> topup) {
-        }
         Result<Accepted> accepted = storage.inTransaction(stores -> {
             command.idempotencyKey().ifPresent(key -> stores.idempotency().lock(command.orgId(), key));
             Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
             if (wallet.isEmpty()) {
                 return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
             }
-            Optional<Result<Transaction>> replay = replay(stores, command);
+            Optional<Result<Accepted>> replay = replay(stores, command);
             if (replay.isPresent()) {
-                return replay.get().map(tx -> new Accepted(tx, true, Optional.empty()));
+                return replay.get();
             }
             Instant now = clock.instant();
             return spending.evaluate(stores, wallet.get(), command.session(), command.amount(), command.to(),
@@ -89,12 +88,13 @@ public final class PaymentService {
                         tx.recipient(), tx.coSign().orElseThrow().expiresAt(), now)
                         : new DomainEvent.TransactionPending(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
                         tx.recipient(), now));
-                return Result.ok(new Accepted(tx, false, topup));
+                return Result.ok(new Accepted(tx, false, Optional.empty(), topup));
             });
         });
         return accepted.map(done -> {
             done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
-            return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), done.replayed());
+            return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), done.replayed(),
+                    done.recorded());
         });
     }
 
@@ -162,7 +162,17 @@ public final class PaymentService {
         return storage.inTransaction(stores -> stores.transactions().list(orgId, query, page));
     }
 
-    private Optional<Result<Transaction>> replay(Stores stores, PayCommand command) {
+    /**
+     * Keeps the response the first request with this key was answered with, so that replays answer it
+     * again. The first response recorded stays; a key without a record (a request refused without
+     * being recorded) keeps nothing. Returns whether the response was kept.
+     */
+    public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
+        requireNonNull(response, "response is null");
+        return storage.inTransaction(stores -> stores.idempotency().recordResponse(orgId, key, response));
+    }
+
+    private Optional<Result<Accepted>> replay(Stores stores, PayCommand command) {
         if (command.idempotencyKey().isEmpty()) {
             return Optional.empty();
         }
@@ -177,15 +187,15 @@ public final class PaymentService {
                         return Result.refused(new Rejection.IdempotencyConflict(key));
                     }
                     Transaction first = stores.transactions().find(command.orgId(), record.txId()).orElseThrow();
-                    return first.violation().<Result<Transaction>>map(
+                    return first.violation().<Result<Accepted>>map(
                                     violation -> Result.refused(new Rejection.PolicyViolated(violation)))
-                            .orElseGet(() -> Result.ok(first));
+                            .orElseGet(() -> Result.ok(new Accepted(first, true, record.response(), Optional.empty())));
                 });
     }
 
     private void remember(Stores stores, PayCommand command, Transaction tx) {
         command.idempotencyKey().ifPresent(key -> stores.idempotency().insert(
-                new IdempotencyRecord(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
+                IdempotencyRecord.firstUse(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
     }
 
     private Transaction awaitCoSign(Transaction opened, String coSigner, Wallet wallet, Instant now) {
@@ -204,5 +214,10 @@ public final class PaymentService {
 
     private Result<Transaction> step(Stores stores, Transaction tx, TransactionCommand command, Instant now) {
         return TransactionMachine.applyAndStore(stores, events, tx, command, now);
+    }
+
+    /** A payment booked by the request, or the one it replayed with the first response when recorded. */
+    private record Accepted(Transaction tx, boolean replayed, Optional<RecordedResponse> recorded,
+                            Optional<Transaction> topup) {
     }
 }

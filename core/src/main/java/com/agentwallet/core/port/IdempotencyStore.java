@@ -2,6 +2,7 @@ package com.agentwallet.core.port;
 
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.RecordedResponse;
 
 import java.util.Optional;
 
@@ -17,6 +18,12 @@ public interface IdempotencyStore {
 
     /** Inserts a record; a live record with the same key must not exist (the database refuses a duplicate). */
     void insert(IdempotencyRecord record);
+
+    /**
+     * Keeps the response the key's first request was answered with, unless one is kept already;
+     * returns whether it was kept now (false when the key has no record, or its response is known).
+     */
+    boolean recordResponse(OrgId orgId, String key, RecordedResponse response);
 
     /** Forgets a key, so that it can be used again after its retention. */
     void delete(OrgId orgId, String key);

@@ -22,5 +22,9 @@ public interface Stores {
 
     IdempotencyStore idempotency();
 
+    WebhookStore webhooks();
+
+    ExportStore exports();
+
     EventOutbox outbox();
 }

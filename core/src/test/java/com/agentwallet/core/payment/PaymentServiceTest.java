@@ -371,6 +371,95 @@ class PaymentServiceTest {
             assertThat(afterExpiry.transaction().id()).isNotEqualTo(first);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("420"));
         }
+
+        @Test
+        void aReplayAnswersTheFirstResponseOnceItIsRecorded() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
+            PaymentResult first = core.payments.pay(request.build()).value();
+            PaymentResult beforeRecording = core.payments.pay(request.build()).value();
+            RecordedResponse response = new RecordedResponse(201, "{\"tx_id\":\"" + first.transaction().id() + "\"}");
+
+            boolean recorded = core.payments.recordResponse(org, "key-1", response);
+            PaymentResult replay = core.payments.pay(request.build()).value();
+
+            assertThat(first.recorded()).isEmpty();
+            assertThat(beforeRecording.replayed()).isTrue();
+            assertThat(beforeRecording.recorded()).isEmpty();
+            assertThat(recorded).isTrue();
+            assertThat(replay.replayed()).isTrue();
+            assertThat(replay.recorded()).contains(response);
+            assertThat(replay.transaction().id()).isEqualTo(first.transaction().id());
+            assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
+        }
+
+        @Test
+        void theFirstRecordedResponseStays() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
+            core.payments.pay(request.build()).value();
+            RecordedResponse first = new RecordedResponse(201, "first");
+
+            core.payments.recordResponse(org, "key-1", first);
+            boolean second = core.payments.recordResponse(org, "key-1", new RecordedResponse(200, "second"));
+
+            assertThat(second).isFalse();
+            assertThat(core.payments.pay(request.build()).value().recorded()).contains(first);
+        }
+
+        @Test
+        void aRecordedResponseDoesNotHideAConflictOrTheKeysOfAnotherOrganisation() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+            core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1").build()).value();
+            OrgId otherOrg = given.organisation("500");
+
+            core.payments.recordResponse(org, "key-1", new RecordedResponse(201, "first"));
+
+            assertThat(core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("41").idempotencyKey("key-1").build())
+                    .rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
+            assertThat(core.payments.recordResponse(otherOrg, "key-1", new RecordedResponse(201, "theirs"))).isFalse();
+        }
+
+        @Test
+        void aKeyThatRecordedNothingKeepsNoResponseAndIsEvaluatedAfresh() {
+            FundedWallet wallet = walletUnder(rules(), "30");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
+            assertThat(core.payments.pay(request.build()).rejection().code()).isEqualTo("insufficient_funds");
+
+            boolean recorded = core.payments.recordResponse(org, "key-1", new RecordedResponse(402, "no funds"));
+            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20")).value();
+            PaymentResult retry = core.payments.pay(request.build()).value();
+
+            assertThat(recorded).isFalse();
+            assertThat(retry.replayed()).isFalse();
+            assertThat(retry.recorded()).isEmpty();
+        }
+
+        @Test
+        void aReplayOfABlockedPaymentStillAnswersTheViolationOnceAResponseIsRecorded() {
+            FundedWallet wallet = walletUnder(rules().maxPerTx("10"), "500");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("11").idempotencyKey("key-1");
+            Rejection first = core.payments.pay(request.build()).rejection();
+
+            assertThat(core.payments.recordResponse(org, "key-1", new RecordedResponse(403, "blocked"))).isTrue();
+
+            assertThat(core.payments.pay(request.build()).rejection()).isEqualTo(first);
+        }
+
+        @Test
+        void theRecordedResponseIsForgottenWithItsKeyAfter24Hours() {
+            FundedWallet wallet = walletWithLongSession(rules(), "500");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
+            core.payments.pay(request.build()).value();
+            core.payments.recordResponse(org, "key-1", new RecordedResponse(201, "first"));
+            core.clock.advance(Duration.ofHours(24));
+
+            PaymentResult afterExpiry = core.payments.pay(request.build()).value();
+
+            assertThat(afterExpiry.replayed()).isFalse();
+            assertThat(afterExpiry.recorded()).isEmpty();
+            assertThat(core.payments.pay(request.build()).value().recorded()).isEmpty();
+        }
     }
 
     @Nested

@@ -3,6 +3,7 @@ package com.agentwallet.core.testing;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PaymentService;
@@ -13,6 +14,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookService;
 
 import java.time.Clock;
 
@@ -25,6 +27,10 @@ public class CoreServices {
     public final WalletService wallets;
     public final PaymentService payments;
     public final EscrowService escrows;
+    /** The receivers webhooks may use: all, until a test refuses a host. */
+    public final FakeReceiverGuard receivers = new FakeReceiverGuard();
+    public final WebhookService webhooks;
+    public final ExportService exports;
 
     public CoreServices(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids, CoreSettings settings) {
         events = new EventPublisher(ids, clock);
@@ -36,5 +42,7 @@ public class CoreServices {
         wallets = new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
         payments = new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
+        webhooks = new WebhookService(storage, receivers, events, ids, clock);
+        exports = new ExportService(storage, ids, clock);
     }
 }

@@ -7,14 +7,19 @@ import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.export.ExportJob;
+import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.ExportId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.id.WebhookId;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.policy.Policy;
@@ -24,6 +29,7 @@ import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
+import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.OrganisationStore;
 import com.agentwallet.core.port.PolicyAuditLog;
@@ -34,8 +40,11 @@ import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.port.WebhookStore;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.webhook.DeliveryAttempt;
+import com.agentwallet.core.webhook.Webhook;
 
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -73,6 +82,11 @@ public final class InMemoryStorage implements Storage {
     private final Map<OrgId, Map<String, String>> categories = new HashMap<>();
     private final Map<String, IdempotencyRecord> idempotency = new HashMap<>();
     private final List<OutboxEvent> outbox = new ArrayList<>();
+    private final Map<WebhookId, Webhook> webhooks = new LinkedHashMap<>();
+    /** Deleted webhooks stay in {@link #webhooks}, as their rows stay in the database. */
+    private final Map<WebhookId, Instant> webhooksDeleted = new HashMap<>();
+    private final List<DeliveryAttempt> attempts = new ArrayList<>();
+    private final Map<ExportId, ExportJob> exports = new LinkedHashMap<>();
 
     private final Stores stores = new BoundStores();
 
@@ -153,6 +167,8 @@ public final class InMemoryStorage implements Storage {
         private final EscrowStore escrowStore = new Escrows();
         private final RecipientCategoryStore categoryStore = new Categories();
         private final IdempotencyStore idempotencyStore = new Idempotency();
+        private final WebhookStore webhookStore = new Webhooks();
+        private final ExportStore exportStore = new Exports();
         private final EventOutbox eventOutbox = event -> append(outbox, event);
 
         public OrganisationStore organisations() {
@@ -193,6 +209,14 @@ public final class InMemoryStorage implements Storage {
 
         public IdempotencyStore idempotency() {
             return idempotencyStore;
+        }
+
+        public WebhookStore webhooks() {
+            return webhookStore;
+        }
+
+        public ExportStore exports() {
+            return exportStore;
         }
 
         public EventOutbox outbox() {
@@ -547,8 +571,84 @@ public final class InMemoryStorage implements Storage {
             put(idempotency, key, record);
         }
 
+        public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
+            Optional<IdempotencyRecord> unanswered = find(orgId, key).filter(record -> record.response().isEmpty());
+            unanswered.ifPresent(record -> put(idempotency, orgId.value() + "\u0000" + key, record.withResponse(response)));
+            return unanswered.isPresent();
+        }
+
         public void delete(OrgId orgId, String key) {
             remove(idempotency, orgId.value() + "\u0000" + key);
+        }
+    }
+
+    private final class Webhooks implements WebhookStore {
+        public void insert(Webhook webhook) {
+            if (webhooks.containsKey(webhook.id())) {
+                throw new IllegalStateException("duplicate webhook " + webhook.id());
+            }
+            put(webhooks, webhook.id(), webhook);
+        }
+
+        public Optional<Webhook> find(OrgId orgId, WebhookId id) {
+            return Optional.ofNullable(webhooks.get(id))
+                    .filter(w -> w.orgId().equals(orgId) && !webhooksDeleted.containsKey(id));
+        }
+
+        public Optional<Webhook> lock(OrgId orgId, WebhookId id) {
+            return find(orgId, id);
+        }
+
+        public void update(Webhook webhook) {
+            if (find(webhook.orgId(), webhook.id()).isPresent()) {
+                put(webhooks, webhook.id(), webhook);
+            }
+        }
+
+        public void delete(OrgId orgId, WebhookId id, Instant at) {
+            find(orgId, id).ifPresent(w -> put(webhooksDeleted, id, at));
+        }
+
+        public Page<Webhook> list(OrgId orgId, PageRequest page) {
+            return page(webhooks.values(), w -> w.orgId().equals(orgId) && !webhooksDeleted.containsKey(w.id()),
+                    Webhook::createdAt, w -> w.id().value(), page);
+        }
+
+        public void insertAttempt(DeliveryAttempt attempt) {
+            requirePresent(webhooks, attempt.webhookId());
+            InMemoryStorage.this.append(attempts, attempt);
+        }
+
+        public Page<DeliveryAttempt> attempts(OrgId orgId, WebhookId webhookId, PageRequest page) {
+            boolean ours = Optional.ofNullable(webhooks.get(webhookId)).map(w -> w.orgId().equals(orgId)).orElse(false);
+            return page(attempts, a -> ours && a.webhookId().equals(webhookId),
+                    DeliveryAttempt::attemptedAt, DeliveryAttempt::sortKey, page);
+        }
+    }
+
+    private final class Exports implements ExportStore {
+        public void insert(ExportJob job) {
+            if (exports.containsKey(job.id())) {
+                throw new IllegalStateException("duplicate export " + job.id());
+            }
+            put(exports, job.id(), job);
+        }
+
+        public Optional<ExportJob> find(OrgId orgId, ExportId id) {
+            return Optional.ofNullable(exports.get(id)).filter(j -> j.orgId().equals(orgId));
+        }
+
+        public List<ExportJob> pending(int limit) {
+            return exports.values().stream()
+                    .filter(j -> j.status() == ExportStatus.PENDING)
+                    .sorted(Comparator.comparing(ExportJob::createdAt))
+                    .limit(limit)
+                    .toList();
+        }
+
+        public void update(ExportJob job) {
+            requirePresent(exports, job.id());
+            put(exports, job.id(), job);
         }
     }
 

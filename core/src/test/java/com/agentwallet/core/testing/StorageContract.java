@@ -9,8 +9,14 @@ import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.escrow.Dispute;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.export.ExportFormat;
+import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
@@ -22,6 +28,7 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.CoSign;
 import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
@@ -42,6 +49,10 @@ import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.webhook.DeliveryAttempt;
+import com.agentwallet.core.webhook.Subscription;
+import com.agentwallet.core.webhook.Webhook;
+import com.agentwallet.core.webhook.WebhookStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -124,15 +135,21 @@ public abstract class StorageContract {
         SpendEntry paidSpend = paid.spendEntry();
         write(s -> s.spendLog().append(wallet.id(), paidSpend));
         Escrow escrow = givenEscrow(wallet, EscrowStatus.LOCKED, T0.plusSeconds(600), T0);
-        IdempotencyRecord usedKey = new IdempotencyRecord(org.id(), "key-1", "fp-1", paid.id(), T0);
+        IdempotencyRecord usedKey = IdempotencyRecord.firstUse(org.id(), "key-1", "fp-1", paid.id(), T0);
         write(s -> s.idempotency().insert(usedKey));
         write(s -> s.recipientCategories().put(org.id(), RECIPIENT, "food"));
+        Webhook webhook = givenWebhook(org.id(), T0);
+        Webhook webhookToDelete = givenWebhook(org.id(), T0);
+        EventId ping = givenEvent(new DomainEvent.Ping(org.id(), webhook.id(), T0));
+        ExportJob export = givenExport(org.id(), T0);
 
         Organisation otherOrg = new Organisation(ids.org(), "Other", Usdc.parse("5.00"), T0);
         Policy newPolicy = newPolicy(org.id(), PolicyRules.NONE, T0.plusSeconds(2));
         Wallet newWallet = newWallet(org.id(), kept.id(), "agent-2", WalletStatus.ACTIVE, List.of(), T0);
         Transaction newTx = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0.plusSeconds(5));
         Escrow newEscrow = newEscrow(wallet, ids.escrow(), newTx.id(), EscrowStatus.LOCKED, T0.plusSeconds(900), T0);
+        Webhook newWebhook = newWebhook(org.id(), T0);
+        ExportJob newExport = newExport(org.id(), T0);
         RuntimeException failure = new IllegalStateException("the ledger did not answer");
 
         assertThatThrownBy(() -> storage.inTransaction(s -> {
@@ -152,7 +169,15 @@ public abstract class StorageContract {
             s.escrows().update(withStatus(escrow, EscrowStatus.RELEASED, T0.plusSeconds(9)));
             s.recipientCategories().put(org.id(), RECIPIENT, "gambling");
             s.recipientCategories().put(org.id(), "other-recipient", "gambling");
-            s.idempotency().insert(new IdempotencyRecord(org.id(), "key-2", "fp-2", newTx.id(), T0));
+            s.idempotency().insert(IdempotencyRecord.firstUse(org.id(), "key-2", "fp-2", newTx.id(), T0));
+            s.idempotency().recordResponse(org.id(), "key-1", new RecordedResponse(201, "{}"));
+            s.webhooks().insert(newWebhook);
+            s.webhooks().update(webhook.withStatus(WebhookStatus.DEGRADED, T0.plusSeconds(9)));
+            s.webhooks().delete(org.id(), webhookToDelete.id(), T0.plusSeconds(9));
+            s.webhooks().insertAttempt(new DeliveryAttempt(ping, EventType.PING, webhook.id(), 1, Optional.of(200),
+                    Optional.empty(), 3, T0.plusSeconds(9), Optional.empty()));
+            s.exports().insert(newExport);
+            s.exports().update(export.failed(T0.plusSeconds(9)));
             throw failure;
         })).isSameAs(failure);
 
@@ -175,6 +200,12 @@ public abstract class StorageContract {
             assertThat(s.recipientCategories().categoryOf(org.id(), "other-recipient")).isEmpty();
             assertThat(s.idempotency().find(org.id(), "key-2")).isEmpty();
             assertThat(s.idempotency().find(org.id(), "key-1")).contains(usedKey);
+            assertThat(s.webhooks().find(org.id(), newWebhook.id())).isEmpty();
+            assertThat(s.webhooks().find(org.id(), webhook.id())).contains(webhook);
+            assertThat(s.webhooks().find(org.id(), webhookToDelete.id())).contains(webhookToDelete);
+            assertThat(s.webhooks().attempts(org.id(), webhook.id(), PageRequest.first(10)).data()).isEmpty();
+            assertThat(s.exports().find(org.id(), newExport.id())).isEmpty();
+            assertThat(s.exports().find(org.id(), export.id())).contains(export);
             return null;
         });
     }
@@ -982,8 +1013,8 @@ public abstract class StorageContract {
                 WalletStatus.ACTIVE, List.of(), T0);
         Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
         Transaction foreignPaid = givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
-        IdempotencyRecord record = new IdempotencyRecord(org.id(), "order-42", "sha256:abc", paid.id(), T0);
-        IdempotencyRecord sameKeyElsewhere = new IdempotencyRecord(otherOrg.id(), "order-42", "sha256:def",
+        IdempotencyRecord record = IdempotencyRecord.firstUse(org.id(), "order-42", "sha256:abc", paid.id(), T0);
+        IdempotencyRecord sameKeyElsewhere = IdempotencyRecord.firstUse(otherOrg.id(), "order-42", "sha256:def",
                 foreignPaid.id(), T0.plusSeconds(1));
 
         write(s -> s.idempotency().insert(record));
@@ -1002,14 +1033,242 @@ public abstract class StorageContract {
                 WalletStatus.ACTIVE, List.of(), T0);
         Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
         Transaction retried = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(1));
-        IdempotencyRecord record = new IdempotencyRecord(org.id(), "order-42", "fp-1", paid.id(), T0);
+        IdempotencyRecord record = IdempotencyRecord.firstUse(org.id(), "order-42", "fp-1", paid.id(), T0);
         write(s -> s.idempotency().insert(record));
 
         assertThatThrownBy(() -> write(s -> s.idempotency().insert(
-                new IdempotencyRecord(org.id(), "order-42", "fp-2", retried.id(), T0.plusSeconds(1)))))
+                IdempotencyRecord.firstUse(org.id(), "order-42", "fp-2", retried.id(), T0.plusSeconds(1)))))
                 .isInstanceOf(RuntimeException.class);
 
         assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record);
+    }
+
+    @Test
+    void aRecordedResponseIsKeptAndTheFirstOneStays() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWalletOfOrg(org);
+        Wallet foreign = givenWalletOfOrg(otherOrg);
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction foreignPaid = givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        IdempotencyRecord record = IdempotencyRecord.firstUse(org.id(), "order-42", "fp-1", paid.id(), T0);
+        IdempotencyRecord sameKeyElsewhere = IdempotencyRecord.firstUse(otherOrg.id(), "order-42", "fp-2",
+                foreignPaid.id(), T0);
+        write(s -> {
+            s.idempotency().insert(record);
+            s.idempotency().insert(sameKeyElsewhere);
+        });
+        RecordedResponse first = new RecordedResponse(201, "{\"tx_id\":\"" + paid.id() + "\",\"memo\":\"ünïcode ✓\"}");
+
+        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-42", first))).isTrue();
+        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-42", new RecordedResponse(200, "{}"))))
+                .isFalse();
+        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-43", first))).isFalse();
+
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record.withResponse(first));
+        assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42"))).contains(sameKeyElsewhere);
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-43"))).isEmpty();
+    }
+
+    @Test
+    void aRecordWrittenWithItsResponseKeepsIt() {
+        Wallet wallet = givenWalletOfNewOrg();
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        IdempotencyRecord answered = IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", paid.id(), T0)
+                .withResponse(new RecordedResponse(402, ""));
+        write(s -> s.idempotency().insert(answered));
+
+        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k"))).contains(answered);
+    }
+
+    // ---------------------------------------------------------------- webhooks
+
+    @Test
+    void aWebhookKeepsEveryField() {
+        Organisation org = givenOrg();
+        Webhook some = new Webhook(ids.webhook(), org.id(), "https://hooks.example.com:8443/in?source=wallet",
+                Subscription.parse(List.of("transaction.completed", "balance.low", "ping")),
+                Webhook.SECRET_PREFIX + ids.randomPart(), WebhookStatus.DEGRADED, T0, T0.plusMillis(1500));
+        Webhook all = new Webhook(ids.webhook(), org.id(), "https://all.example.com/", Subscription.parse(List.of("*")),
+                Webhook.SECRET_PREFIX + ids.randomPart(), WebhookStatus.ACTIVE, T0, T0);
+
+        write(s -> {
+            s.webhooks().insert(some);
+            s.webhooks().insert(all);
+        });
+
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), some.id()))).contains(some);
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), all.id()))).contains(all);
+    }
+
+    @Test
+    void findLockAndUpdateOfAWebhookAreScopedToItsOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Webhook webhook = givenWebhook(org.id(), T0);
+
+        assertThat(txOptional(s -> s.webhooks().find(otherOrg.id(), webhook.id()))).isEmpty();
+        assertThat(txOptional(s -> s.webhooks().lock(otherOrg.id(), webhook.id()))).isEmpty();
+        assertThat(txOptional(s -> s.webhooks().lock(org.id(), webhook.id()))).contains(webhook);
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), ids.webhook()))).isEmpty();
+
+        Webhook changed = webhook.withTarget("https://new.example.com/hook", Subscription.parse(List.of("*")),
+                T0.plusSeconds(5)).withStatus(WebhookStatus.DEGRADED, T0.plusSeconds(6));
+        write(s -> s.webhooks().update(changed));
+
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), webhook.id()))).contains(changed);
+    }
+
+    @Test
+    void aDeletedWebhookIsFoundListedAndLockedByNothing() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Webhook doomed = givenWebhook(org.id(), T0);
+        Webhook kept = givenWebhook(org.id(), T0.plusSeconds(1));
+
+        write(s -> s.webhooks().delete(otherOrg.id(), doomed.id(), T0.plusSeconds(2)));
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), doomed.id()))).contains(doomed);
+        write(s -> s.webhooks().delete(org.id(), doomed.id(), T0.plusSeconds(3)));
+
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), doomed.id()))).isEmpty();
+        assertThat(txOptional(s -> s.webhooks().lock(org.id(), doomed.id()))).isEmpty();
+        assertThat(txOptional(s -> s.webhooks().find(org.id(), kept.id()))).contains(kept);
+        assertThat(txList(s -> s.webhooks().list(org.id(), PageRequest.first(10)).data())).containsExactly(kept);
+    }
+
+    @Test
+    void webhookListsAreTheOrganisationsWebhooksNewestFirstInPages() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        List<Webhook> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            newestFirst.add(0, givenWebhook(org.id(), T0.plusSeconds(i)));
+            givenWebhook(otherOrg.id(), T0.plusSeconds(i));
+        }
+
+        Page<Webhook> first = read(s -> s.webhooks().list(org.id(), PageRequest.first(3)));
+        assertThat(first.data()).containsExactlyElementsOf(newestFirst.subList(0, 3));
+        assertThat(first.hasMore()).isTrue();
+        Page<Webhook> second = read(s -> s.webhooks().list(org.id(), new PageRequest(3, first.nextCursor())));
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(3, 5));
+        assertThat(second.hasMore()).isFalse();
+    }
+
+    @Test
+    void deliveryAttemptsListNewestFirstInPagesWithTheirEventsName() {
+        Organisation org = givenOrg();
+        Webhook webhook = givenWebhook(org.id(), T0);
+        Webhook otherWebhook = givenWebhook(org.id(), T0);
+        EventId ping = givenEvent(new DomainEvent.Ping(org.id(), webhook.id(), T0));
+        EventId deposit = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("5"), Usdc.parse("5"), T0));
+        DeliveryAttempt timedOut = new DeliveryAttempt(deposit, EventType.ORG_DEPOSIT_CONFIRMED, webhook.id(), 1,
+                Optional.empty(), Optional.of("timeout after 5 s"), 5000, T0, Optional.of(T0.plusSeconds(60)));
+        DeliveryAttempt pinged = new DeliveryAttempt(ping, EventType.PING, webhook.id(), 1, Optional.of(204),
+                Optional.empty(), 35, T0.plusSeconds(10), Optional.empty());
+        DeliveryAttempt refused = new DeliveryAttempt(deposit, EventType.ORG_DEPOSIT_CONFIRMED, webhook.id(), 2,
+                Optional.of(500), Optional.of("HTTP 500"), 120, T0.plusSeconds(60), Optional.of(T0.plusSeconds(300)));
+        DeliveryAttempt elsewhere = new DeliveryAttempt(ping, EventType.PING, otherWebhook.id(), 1, Optional.of(200),
+                Optional.empty(), 12, T0.plusSeconds(20), Optional.empty());
+        write(s -> List.of(timedOut, pinged, refused, elsewhere).forEach(s.webhooks()::insertAttempt));
+
+        Page<DeliveryAttempt> first = read(s -> s.webhooks().attempts(org.id(), webhook.id(), PageRequest.first(2)));
+        assertThat(first.data()).containsExactly(refused, pinged);
+        assertThat(first.hasMore()).isTrue();
+        Page<DeliveryAttempt> second = read(s -> s.webhooks().attempts(org.id(), webhook.id(),
+                new PageRequest(2, first.nextCursor())));
+        assertThat(second.data()).containsExactly(timedOut);
+        assertThat(second.hasMore()).isFalse();
+        assertThat(txList(s -> s.webhooks().attempts(org.id(), otherWebhook.id(), PageRequest.first(10)).data()))
+                .containsExactly(elsewhere);
+    }
+
+    @Test
+    void deliveryAttemptPagesVisitEveryAttemptOnceWhenTimesTie() {
+        Organisation org = givenOrg();
+        Webhook webhook = givenWebhook(org.id(), T0);
+        List<DeliveryAttempt> made = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            EventId event = givenEvent(new DomainEvent.Ping(org.id(), webhook.id(), T0));
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                made.add(new DeliveryAttempt(event, EventType.PING, webhook.id(), attempt, Optional.of(503),
+                        Optional.empty(), 1, T0, Optional.of(T0.plusSeconds(60))));
+            }
+        }
+        write(s -> made.forEach(s.webhooks()::insertAttempt));
+
+        List<DeliveryAttempt> visited = allPages(request -> read(s -> s.webhooks().attempts(org.id(), webhook.id(),
+                request)), 4);
+
+        assertThat(visited).containsExactlyInAnyOrderElementsOf(made);
+    }
+
+    @Test
+    void deliveryAttemptsAreReadOnlyThroughTheWebhooksOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Webhook webhook = givenWebhook(org.id(), T0);
+        EventId ping = givenEvent(new DomainEvent.Ping(org.id(), webhook.id(), T0));
+        write(s -> s.webhooks().insertAttempt(new DeliveryAttempt(ping, EventType.PING, webhook.id(), 1,
+                Optional.of(200), Optional.empty(), 9, T0, Optional.empty())));
+
+        assertThat(txList(s -> s.webhooks().attempts(otherOrg.id(), webhook.id(), PageRequest.first(10)).data()))
+                .isEmpty();
+        assertThat(txList(s -> s.webhooks().attempts(org.id(), webhook.id(), PageRequest.first(10)).data())).hasSize(1);
+    }
+
+    // ---------------------------------------------------------------- export jobs
+
+    @Test
+    void anExportJobKeepsEveryFieldAndIsFoundOnlyThroughItsOrganisation() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWalletOfOrg(org);
+        ExportJob filtered = ExportJob.pending(ids.export(), org.id(), ExportFormat.CSV, Optional.of(wallet.id()),
+                Optional.of(T0.minusSeconds(3600)), Optional.of(T0), T0);
+        ExportJob everything = ExportJob.pending(ids.export(), org.id(), ExportFormat.JSON, Optional.empty(),
+                Optional.empty(), Optional.empty(), T0.plusMillis(1));
+
+        write(s -> {
+            s.exports().insert(filtered);
+            s.exports().insert(everything);
+        });
+
+        assertThat(txOptional(s -> s.exports().find(org.id(), filtered.id()))).contains(filtered);
+        assertThat(txOptional(s -> s.exports().find(org.id(), everything.id()))).contains(everything);
+        assertThat(txOptional(s -> s.exports().find(otherOrg.id(), filtered.id()))).isEmpty();
+        assertThat(txOptional(s -> s.exports().find(org.id(), ids.export()))).isEmpty();
+    }
+
+    @Test
+    void aFinishedExportJobIsKeptAndLeavesThePendingQueue() {
+        Organisation org = givenOrg();
+        ExportJob toFinish = givenExport(org.id(), T0);
+        ExportJob toFail = givenExport(org.id(), T0.plusSeconds(1));
+        ExportJob ready = toFinish.ready("exports/" + toFinish.id() + ".csv", 1_234_567_890_123L, T0.plusSeconds(5));
+        ExportJob failed = toFail.failed(T0.plusSeconds(6));
+
+        write(s -> {
+            s.exports().update(ready);
+            s.exports().update(failed);
+        });
+
+        assertThat(txOptional(s -> s.exports().find(org.id(), toFinish.id()))).contains(ready);
+        assertThat(txOptional(s -> s.exports().find(org.id(), toFail.id()))).contains(failed);
+        assertThat(txList(s -> s.exports().pending(10))).isEmpty();
+    }
+
+    @Test
+    void pendingListsPendingJobsOfEveryOrganisationOldestFirst() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        ExportJob newest = givenExport(org.id(), T0.plusSeconds(30));
+        ExportJob oldest = givenExport(otherOrg.id(), T0);
+        ExportJob middle = givenExport(org.id(), T0.plusSeconds(10));
+        ExportJob done = givenExport(org.id(), T0.minusSeconds(10));
+        write(s -> s.exports().update(done.failed(T0)));
+
+        assertThat(txList(s -> s.exports().pending(10))).containsExactly(oldest, middle, newest);
+        assertThat(txList(s -> s.exports().pending(2))).containsExactly(oldest, middle);
     }
 
     // ---------------------------------------------------------------- helpers: transactions
@@ -1081,10 +1340,43 @@ public abstract class StorageContract {
         return wallet;
     }
 
-    private Wallet givenWalletOfNewOrg() {
-        Organisation org = givenOrg();
+    private Wallet givenWalletOfOrg(Organisation org) {
         return givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent", WalletStatus.ACTIVE,
                 List.of(), T0);
+    }
+
+    private Webhook newWebhook(OrgId orgId, Instant createdAt) {
+        return new Webhook(ids.webhook(), orgId, "https://hooks.example.com/" + ids.randomPart(),
+                Subscription.parse(List.of("transaction.completed", "wallet.created")),
+                Webhook.SECRET_PREFIX + ids.randomPart(), WebhookStatus.ACTIVE, createdAt, createdAt);
+    }
+
+    protected final Webhook givenWebhook(OrgId orgId, Instant createdAt) {
+        Webhook webhook = newWebhook(orgId, createdAt);
+        write(s -> s.webhooks().insert(webhook));
+        return webhook;
+    }
+
+    /** An event in the outbox, as the use case that caused it writes it. */
+    private EventId givenEvent(DomainEvent event) {
+        EventId id = ids.event();
+        write(s -> s.outbox().append(new OutboxEvent(id, event, T0)));
+        return id;
+    }
+
+    private ExportJob newExport(OrgId orgId, Instant createdAt) {
+        return ExportJob.pending(ids.export(), orgId, ExportFormat.CSV, Optional.empty(), Optional.empty(),
+                Optional.empty(), createdAt);
+    }
+
+    private ExportJob givenExport(OrgId orgId, Instant createdAt) {
+        ExportJob job = newExport(orgId, createdAt);
+        write(s -> s.exports().insert(job));
+        return job;
+    }
+
+    private Wallet givenWalletOfNewOrg() {
+        return givenWalletOfOrg(givenOrg());
     }
 
     private Transaction newTx(Wallet wallet, TransactionType type, TransactionStatus status, Instant at) {
