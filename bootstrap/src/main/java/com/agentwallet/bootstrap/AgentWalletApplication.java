@@ -1,19 +1,42 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.http.V1Api;
+import com.agentwallet.adapters.http.limit.RateLimit;
+import com.agentwallet.adapters.http.limit.RateLimits;
+import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookService;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import io.dropwizard.core.Application;
+import io.dropwizard.core.server.AbstractServerFactory;
+import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jetty.ConnectorFactory;
+import io.dropwizard.jetty.HttpsConnectorFactory;
 import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The server binary: {@code server config.yml} runs the service; the other commands are operator tooling. */
 public final class AgentWalletApplication extends Application<ServiceConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentWalletApplication.class);
 
     public static void main(String[] args) throws Exception {
         new AgentWalletApplication().run(args);
@@ -27,10 +50,24 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
     @Override
     public void initialize(Bootstrap<ServiceConfiguration> bootstrap) {
         bootstrap.addCommand(new ReconcileCommand());
+        bootstrap.addCommand(new MigrateCommand());
+        bootstrap.addCommand(new CreateOrganisationCommand());
+        bootstrap.addCommand(new DepositCommand());
+        bootstrap.addCommand(new ApiKeyCommands.Create());
+        bootstrap.addCommand(new ApiKeyCommands.Revoke());
+        bootstrap.addCommand(new ApiKeyCommands.Rotate());
     }
 
     @Override
     public void run(ServiceConfiguration configuration, Environment environment) {
+        if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
+            server.setRegisterDefaultExceptionMappers(false);
+        }
+        List<HttpsConnectorFactory> https = httpsConnectors(configuration);
+        if (configuration.getApi().selfSignedCertificate()) {
+            https.forEach(connector -> SelfSignedCertificate.createIfAbsent(Path.of(connector.getKeyStorePath()),
+                    connector.getKeyStorePassword()));
+        }
         Injector injector = Guice.createInjector(new CoreModule(configuration));
         Resources resources = new Resources(injector);
         environment.lifecycle().manage(new Managed() {
@@ -39,9 +76,41 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 resources.close();
             }
         });
+        Path dataDirectory = Path.of(configuration.getDataDirectory());
+        ServiceConfiguration.ApiSettings api = configuration.getApi();
+        SessionTokens sessionTokens = new SessionTokens(
+                SessionSigningKey.load(api.sessionTokens().signingKey(), dataDirectory),
+                api.sessionTokens().issuer(), api.sessionTokens().audience());
+        RateLimits rateLimits = new RateLimits(limit(api.rateLimit()), api.organisationRateLimits().entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))),
+                injector.getInstance(Clock.class));
+        V1Api.register(environment.jersey(), environment.getObjectMapper(), new V1Api.Parts(
+                injector.getInstance(WalletService.class), injector.getInstance(PaymentService.class),
+                injector.getInstance(EscrowService.class), injector.getInstance(PolicyService.class),
+                injector.getInstance(WebhookService.class), injector.getInstance(ExportService.class),
+                injector.getInstance(ApiKeyService.class), sessionTokens, rateLimits,
+                injector.getInstance(IdGenerator.class), api.trustForwardedProto()));
+        if (configuration.isDemo()) {
+            String baseUrl = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort() + "/v1")
+                    .orElse("https://localhost/v1");
+            Path credentials = new DemoOrganisations(injector.getInstance(OrganisationService.class),
+                    injector.getInstance(ApiKeyService.class)).ensure(dataDirectory, baseUrl);
+            LOG.info("Demo organisations and API keys: {}", credentials.toAbsolutePath());
+        }
         environment.lifecycle().manage(new Clockwork(injector.getInstance(Settlement.class),
                 injector.getInstance(EscrowService.class), injector.getInstance(PaymentService.class),
                 injector.getInstance(WalletService.class), injector.getInstance(Reconciliation.class),
                 configuration.getClockwork()));
+    }
+
+    private static List<HttpsConnectorFactory> httpsConnectors(ServiceConfiguration configuration) {
+        List<ConnectorFactory> connectors = configuration.getServerFactory() instanceof DefaultServerFactory server
+                ? server.getApplicationConnectors() : List.of();
+        return connectors.stream().filter(HttpsConnectorFactory.class::isInstance)
+                .map(HttpsConnectorFactory.class::cast).toList();
+    }
+
+    private static RateLimit limit(ServiceConfiguration.RateLimitSettings settings) {
+        return new RateLimit(settings.perSecond(), settings.burst());
     }
 }

@@ -2,9 +2,12 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
+import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.org.OrganisationService;
@@ -15,10 +18,12 @@ import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPlugins;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookService;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
@@ -140,6 +145,31 @@ public final class CoreModule extends AbstractModule {
     EscrowService escrows(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
                           EventPublisher events, IdGenerator ids, Clock clock) {
         return new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    ApiKeyService apiKeys(Storage storage, IdGenerator ids, Clock clock) {
+        return new ApiKeyService(storage, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    ReceiverGuard receiverGuard() {
+        return new ResolvingReceiverGuard(configuration.getWebhooks().allowPrivateReceivers());
+    }
+
+    @Provides
+    @Singleton
+    WebhookService webhooks(Storage storage, ReceiverGuard receivers, EventPublisher events, IdGenerator ids,
+                            Clock clock) {
+        return new WebhookService(storage, receivers, events, ids, clock);
+    }
+
+    @Provides
+    @Singleton
+    ExportService exports(Storage storage, IdGenerator ids, Clock clock) {
+        return new ExportService(storage, ids, clock);
     }
 
     @Provides

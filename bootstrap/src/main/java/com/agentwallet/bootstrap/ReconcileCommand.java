@@ -4,11 +4,7 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.reconcile.Drift;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
-import com.google.inject.Guice;
 import com.google.inject.Injector;
-import io.dropwizard.core.cli.Cli;
-import io.dropwizard.core.cli.ConfiguredCommand;
-import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
@@ -16,21 +12,18 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * the ledger, prints each drift and each transaction stuck in flight, and exits non-zero when there
  * is any.
  */
-public final class ReconcileCommand extends ConfiguredCommand<ServiceConfiguration> {
+public final class ReconcileCommand extends OperatorCommand {
 
     public ReconcileCommand() {
         super("reconcile", "Compare the books with the ledger and report any drift");
     }
 
     @Override
-    protected void run(Bootstrap<ServiceConfiguration> bootstrap, Namespace namespace, ServiceConfiguration configuration) {
-        Injector injector = Guice.createInjector(new CoreModule(configuration));
-        try (Resources resources = new Resources(injector)) {
-            reconcile(injector);
-        }
+    void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
+        reconcile(injector);
     }
 
-    /** Runs the reconciliation and prints it; a drift is a {@link DriftFound}, which the CLI turns into exit code 1. */
+    /** Runs the reconciliation and prints it; a drift is a {@link OperatorCommand.CommandFailed}: exit code 1. */
     void reconcile(Injector injector) {
         ReconciliationReport report = injector.getInstance(Reconciliation.class).run();
         for (Drift drift : report.drifts()) {
@@ -44,25 +37,8 @@ public final class ReconcileCommand extends ConfiguredCommand<ServiceConfigurati
         System.out.printf("%d accounts checked, %d skipped while money was in flight, %d drifted, %d stuck%n",
                 report.checked(), report.skippedInFlight(), report.drifts().size(), report.stuck().size());
         if (!report.isClean()) {
-            throw new DriftFound(report.drifts().size(), report.stuck().size());
-        }
-    }
-
-    @Override
-    public void onError(Cli cli, Namespace namespace, Throwable e) {
-        if (e instanceof DriftFound) {
-            cli.getStdErr().println(e.getMessage());
-        } else {
-            super.onError(cli, namespace, e);
-        }
-    }
-
-    /** The command's failure when the books and the ledger disagree: a finding, not a crash. */
-    static final class DriftFound extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        DriftFound(int drifts, int stuck) {
-            super(drifts + " account(s) drifted from the ledger, " + stuck + " transaction(s) stuck in flight");
+            throw new CommandFailed(report.drifts().size() + " account(s) drifted from the ledger, "
+                    + report.stuck().size() + " transaction(s) stuck in flight");
         }
     }
 }

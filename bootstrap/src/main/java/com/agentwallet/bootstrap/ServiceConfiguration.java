@@ -38,6 +38,20 @@ public class ServiceConfiguration extends Configuration {
     @JsonProperty
     private ClockworkSettings clockwork = new ClockworkSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ApiSettings api = new ApiSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private WebhookSettings webhooks = new WebhookSettings();
+
+    /** Whether the first start creates the demo organisations and writes {@code demo-credentials.json}. */
+    @JsonProperty
+    private boolean demo;
+
     /** How long a payment waits for its co-signature before it expires. */
     @NotNull
     @JsonProperty
@@ -57,6 +71,18 @@ public class ServiceConfiguration extends Configuration {
 
     public ClockworkSettings getClockwork() {
         return clockwork;
+    }
+
+    public ApiSettings getApi() {
+        return api;
+    }
+
+    public WebhookSettings getWebhooks() {
+        return webhooks;
+    }
+
+    public boolean isDemo() {
+        return demo;
     }
 
     public java.time.Duration getCoSignWindow() {
@@ -138,6 +164,110 @@ public class ServiceConfiguration extends Configuration {
 
         public java.time.Duration reconcileEvery() {
             return reconcileEvery.toJavaDuration();
+        }
+    }
+
+    /** The /v1 API's own settings: TLS, the proxy rule, rate limits and session tokens. */
+    public static class ApiSettings {
+        /** Make a self-signed certificate at the HTTPS connector's key store path when none is there. */
+        @JsonProperty
+        private boolean selfSignedCertificate;
+        /** Behind a TLS-terminating proxy: take {@code X-Forwarded-Proto: https} as HTTPS. */
+        @JsonProperty
+        private boolean trustForwardedProto;
+        @Valid
+        @NotNull
+        @JsonProperty
+        private RateLimitSettings rateLimit = new RateLimitSettings();
+        /** Per-organisation limits by organisation id, for customers on a custom plan. */
+        @Valid
+        @NotNull
+        @JsonProperty
+        private Map<String, RateLimitSettings> organisationRateLimits = new LinkedHashMap<>();
+        @Valid
+        @NotNull
+        @JsonProperty
+        private SessionTokenSettings sessionTokens = new SessionTokenSettings();
+
+        public boolean selfSignedCertificate() {
+            return selfSignedCertificate;
+        }
+
+        public boolean trustForwardedProto() {
+            return trustForwardedProto;
+        }
+
+        public RateLimitSettings rateLimit() {
+            return rateLimit;
+        }
+
+        public Map<String, RateLimitSettings> organisationRateLimits() {
+            return organisationRateLimits;
+        }
+
+        public SessionTokenSettings sessionTokens() {
+            return sessionTokens;
+        }
+    }
+
+    /** A token bucket: {@code perSecond} refill, {@code burst} capacity. */
+    public static class RateLimitSettings {
+        @Min(1)
+        @JsonProperty
+        private long perSecond = 50;
+        @Min(1)
+        @JsonProperty
+        private long burst = 200;
+
+        public long perSecond() {
+            return perSecond;
+        }
+
+        public long burst() {
+            return burst;
+        }
+    }
+
+    /**
+     * Session token signing. {@code signingKey} is base64 of at least 32 bytes (set it from the
+     * environment); without one, a key is made on first start and kept under the data directory.
+     */
+    public static class SessionTokenSettings {
+        @JsonProperty
+        private String signingKey;
+        @NotEmpty
+        @JsonProperty
+        private String issuer = "agent-wallet";
+        @NotEmpty
+        @JsonProperty
+        private String audience = "agent-wallet/v1";
+
+        public Optional<String> signingKey() {
+            return Optional.ofNullable(signingKey).filter(key -> !key.isBlank());
+        }
+
+        public String issuer() {
+            return issuer;
+        }
+
+        public String audience() {
+            return audience;
+        }
+    }
+
+    /** Development switches for webhook receivers; both off unless the configuration turns them on. */
+    public static class WebhookSettings {
+        @JsonProperty
+        private boolean allowPrivateReceivers;
+        @JsonProperty
+        private boolean acceptSelfSignedReceivers;
+
+        public boolean allowPrivateReceivers() {
+            return allowPrivateReceivers;
+        }
+
+        public boolean acceptSelfSignedReceivers() {
+            return acceptSelfSignedReceivers;
         }
     }
 }

@@ -92,7 +92,7 @@ class OperatorCommandsTest {
 
         assertThat(behindTheBooks).isInstanceOf(LedgerOutcome.Confirmed.class);
         assertThatThrownBy(() -> command.reconcile(injector))
-                .isInstanceOf(ReconcileCommand.DriftFound.class)
+                .isInstanceOf(OperatorCommand.CommandFailed.class)
                 .hasMessage("1 account(s) drifted from the ledger, 0 transaction(s) stuck in flight");
     }
 

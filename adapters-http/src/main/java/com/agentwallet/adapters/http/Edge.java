@@ -1,0 +1,97 @@
+package com.agentwallet.adapters.http;
+
+import com.agentwallet.adapters.http.error.ApiException;
+import com.agentwallet.adapters.http.error.ErrorJson;
+import com.agentwallet.adapters.http.error.ErrorResponses;
+import com.agentwallet.adapters.http.limit.RateLimits;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import jakarta.annotation.Priority;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MultivaluedMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What every request meets first and every response carries last: a request id, the HTTPS rule
+ * (a plain-HTTP request is refused before anything else, unless a trusted proxy says it terminated
+ * TLS), and on the way out the {@code Request-Id} and rate-limit headers, with the id also in any
+ * error body.
+ */
+@PreMatching
+@Priority(100)
+public final class Edge implements ContainerRequestFilter, ContainerResponseFilter {
+    public static final String REQUEST_ID = "Request-Id";
+    static final String REQUEST_ID_PROPERTY = "agentwallet.request_id";
+    static final String RATE_LIMIT_PROPERTY = "agentwallet.rate_limit";
+
+    private final IdGenerator ids;
+    private final RateLimits limits;
+    private final boolean trustForwardedProto;
+
+    @Context
+    private HttpServletRequest servletRequest;
+
+    public Edge(IdGenerator ids, RateLimits limits, boolean trustForwardedProto) {
+        this.ids = requireNonNull(ids, "ids is null");
+        this.limits = requireNonNull(limits, "limits is null");
+        this.trustForwardedProto = trustForwardedProto;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        request.setProperty(REQUEST_ID_PROPERTY, "req_" + ids.randomPart());
+        boolean secure = servletRequest.isSecure()
+                || trustForwardedProto && "https".equalsIgnoreCase(request.getHeaderString("X-Forwarded-Proto"));
+        if (!secure) {
+            limitByAddress(request);
+            request.abortWith(ErrorResponses.response(ApiException.of(403, "https_required",
+                    "This API is served over HTTPS only; use https://")));
+        }
+    }
+
+    /** The bucket of the client's address, for requests no valid key vouches for; an empty bucket is a 429. */
+    public void limitByAddress(ContainerRequestContext request) {
+        record(request, limits.takeForAddress(servletRequest.getRemoteAddr()));
+    }
+
+    /** The bucket of the caller's organisation; an empty bucket is a 429. */
+    public void limitByOrg(ContainerRequestContext request, OrgId orgId) {
+        record(request, limits.takeForOrg(orgId.value()));
+    }
+
+    private static void record(ContainerRequestContext request, RateLimits.Outcome outcome) {
+        request.setProperty(RATE_LIMIT_PROPERTY, outcome);
+        if (!outcome.allowed()) {
+            throw ApiException.of(429, "rate_limit_exceeded", "Too many requests; retry after "
+                    + outcome.retryAfterSeconds() + " s, backing off exponentially with jitter");
+        }
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        MultivaluedMap<String, Object> headers = response.getHeaders();
+        Object requestId = request.getProperty(REQUEST_ID_PROPERTY);
+        if (requestId != null) {
+            headers.putSingle(REQUEST_ID, requestId);
+            if (response.getEntity() instanceof ErrorJson error) {
+                response.setEntity(error.withRequestId((String) requestId));
+            }
+        }
+        if (request.getProperty(RATE_LIMIT_PROPERTY) instanceof RateLimits.Outcome outcome) {
+            headers.putSingle("X-RateLimit-Limit", outcome.limit());
+            headers.putSingle("X-RateLimit-Remaining", outcome.remaining());
+            headers.putSingle("X-RateLimit-Reset", outcome.resetEpochSeconds());
+            if (!outcome.allowed()) {
+                headers.putSingle("Retry-After", outcome.retryAfterSeconds());
+            }
+        }
+        headers.putSingle("Cache-Control", "no-store");
+    }
+}

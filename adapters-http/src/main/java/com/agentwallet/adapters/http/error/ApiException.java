@@ -1,0 +1,70 @@
+package com.agentwallet.adapters.http.error;
+
+import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.policy.Violation;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An error answer of the contract: the status, the code, a message for people and, where the
+ * contract asks for them, the parameter at fault, the role that would do, or the policy violation.
+ * Thrown by resources and filters; {@link ErrorResponses} turns it into the response body.
+ */
+public final class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+    private final String code;
+    private final transient Optional<String> param;
+    private final transient Optional<Role> requiredRole;
+    private final transient Optional<Violation> violation;
+
+    private ApiException(int status, String code, String message, Optional<String> param, Optional<Role> requiredRole,
+                         Optional<Violation> violation) {
+        super(requireNonNull(message, "message is null"), null, false, false);
+        this.status = status;
+        this.code = requireNonNull(code, "code is null");
+        this.param = requireNonNull(param, "param is null");
+        this.requiredRole = requireNonNull(requiredRole, "requiredRole is null");
+        this.violation = requireNonNull(violation, "violation is null");
+    }
+
+    public static ApiException of(int status, String code, String message) {
+        return new ApiException(status, code, message, Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    public static ApiException validation(String param, String message) {
+        return new ApiException(400, "validation_error", message, Optional.of(param), Optional.empty(), Optional.empty());
+    }
+
+    public static ApiException forbidden(Role requiredRole) {
+        return new ApiException(403, "insufficient_permissions", "This API key's role cannot do this; it needs the role '"
+                + requiredRole.wireName() + "' or above", Optional.empty(), Optional.of(requiredRole), Optional.empty());
+    }
+
+    public static ApiException violation(int status, String code, String message, Violation violation) {
+        return new ApiException(status, code, message, Optional.empty(), Optional.empty(), Optional.of(violation));
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Optional<String> param() {
+        return param;
+    }
+
+    public Optional<Role> requiredRole() {
+        return requiredRole;
+    }
+
+    public Optional<Violation> violation() {
+        return violation;
+    }
+}

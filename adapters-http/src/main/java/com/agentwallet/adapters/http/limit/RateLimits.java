@@ -1,0 +1,69 @@
+package com.agentwallet.adapters.http.limit;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Token buckets per organisation (their limit by configuration, else the default) and, for
+ * requests without a valid key, per client address. The address table is bounded: when it grows
+ * past {@link #MAX_ADDRESSES} it starts again empty, which can only ever let a burst through.
+ */
+public final class RateLimits {
+    static final int MAX_ADDRESSES = 100_000;
+
+    private final RateLimit defaultLimit;
+    private final Map<String, RateLimit> orgLimits;
+    private final Clock clock;
+    private final Map<String, Bucket> orgBuckets = new ConcurrentHashMap<>();
+    private final Map<String, Bucket> addressBuckets = new ConcurrentHashMap<>();
+
+    public RateLimits(RateLimit defaultLimit, Map<String, RateLimit> orgLimits, Clock clock) {
+        this.defaultLimit = requireNonNull(defaultLimit, "defaultLimit is null");
+        this.orgLimits = Map.copyOf(orgLimits);
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** What the contract's headers say after taking one token: whether it was there, what is left, when it refills. */
+    public record Outcome(boolean allowed, long limit, long remaining, long resetEpochSeconds, long retryAfterSeconds) {
+    }
+
+    public Outcome takeForOrg(String orgId) {
+        RateLimit limit = orgLimits.getOrDefault(orgId, defaultLimit);
+        return take(orgBuckets.computeIfAbsent(orgId, id -> bucket(limit)), limit);
+    }
+
+    public Outcome takeForAddress(String address) {
+        if (addressBuckets.size() > MAX_ADDRESSES) {
+            addressBuckets.clear();
+        }
+        return take(addressBuckets.computeIfAbsent(address, id -> bucket(defaultLimit)), defaultLimit);
+    }
+
+    private static Bucket bucket(RateLimit limit) {
+        return Bucket.builder()
+                .addLimit(Bandwidth.builder().capacity(limit.burst())
+                        .refillGreedy(limit.perSecond(), Duration.ofSeconds(1)).build())
+                .build();
+    }
+
+    private Outcome take(Bucket bucket, RateLimit limit) {
+        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+        long remaining = probe.getRemainingTokens();
+        long nanosToFull = ceilDiv((limit.burst() - remaining) * 1_000_000_000L, limit.perSecond());
+        long resetAt = ceilDiv(clock.millis() * 1_000_000L + nanosToFull, 1_000_000_000L);
+        long retryAfter = probe.isConsumed() ? 0 : Math.max(1, ceilDiv(probe.getNanosToWaitForRefill(), 1_000_000_000L));
+        return new Outcome(probe.isConsumed(), limit.burst(), remaining, resetAt, retryAfter);
+    }
+
+    private static long ceilDiv(long dividend, long divisor) {
+        return -Math.floorDiv(-dividend, divisor);
+    }
+}

@@ -1,0 +1,91 @@
+package com.agentwallet.adapters.http.session;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.policy.SessionGrant;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+import java.text.ParseException;
+import java.util.Date;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Session tokens: HS256 JWTs naming the wallet ({@code sub}), its organisation ({@code org}) and the
+ * wallet's token version ({@code ver}). Only HS256 is accepted (so {@code none} and any algorithm
+ * swap fail), and issuer and audience must be ours. Expiry and version are the core's checks, so
+ * that an expired or revoked token is reported as such.
+ */
+public final class SessionTokens {
+    public static final int MIN_SECRET_BYTES = 32;
+    static final String ORG_CLAIM = "org";
+    static final String VERSION_CLAIM = "ver";
+
+    private final byte[] secret;
+    private final String issuer;
+    private final String audience;
+
+    public SessionTokens(byte[] secret, String issuer, String audience) {
+        if (secret.length < MIN_SECRET_BYTES) {
+            throw new IllegalArgumentException("session token secrets need at least " + MIN_SECRET_BYTES + " bytes");
+        }
+        this.secret = secret.clone();
+        this.issuer = requireNonNull(issuer, "issuer is null");
+        this.audience = requireNonNull(audience, "audience is null");
+    }
+
+    public String issue(OrgId orgId, SessionGrant grant) {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .issuer(issuer)
+                .audience(audience)
+                .subject(grant.walletId().value())
+                .claim(ORG_CLAIM, orgId.value())
+                .claim(VERSION_CLAIM, grant.version())
+                .expirationTime(Date.from(grant.expiresAt()))
+                .build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).build(), claims);
+        try {
+            jwt.sign(new MACSigner(secret));
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot sign a session token", e);
+        }
+        return jwt.serialize();
+    }
+
+    /** The verified grant of a {@code Session-Token} header; a missing or unverifiable one fails check 1 in the core. */
+    public Optional<SessionGrant> fromHeader(String header, OrgId callerOrg) {
+        return header == null || header.isBlank() ? Optional.empty() : verify(header.trim(), callerOrg);
+    }
+
+    /**
+     * The grant of a token that is ours and was issued to the caller's organisation; empty for
+     * anything else (malformed, another algorithm, a bad signature, a foreign issuer or audience).
+     */
+    public Optional<SessionGrant> verify(String token, OrgId callerOrg) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(token);
+            if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(new MACVerifier(secret))) {
+                return Optional.empty();
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            Long version = claims.getLongClaim(VERSION_CLAIM);
+            if (!issuer.equals(claims.getIssuer()) || claims.getAudience() == null
+                    || !claims.getAudience().contains(audience) || !callerOrg.value().equals(claims.getStringClaim(ORG_CLAIM))
+                    || version == null || claims.getExpirationTime() == null || claims.getSubject() == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new SessionGrant(new WalletId(claims.getSubject()), version,
+                    claims.getExpirationTime().toInstant()));
+        } catch (ParseException | JOSEException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

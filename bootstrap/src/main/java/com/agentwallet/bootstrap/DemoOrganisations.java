@@ -1,0 +1,97 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.auth.ApiKeyService;
+import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.common.Result;
+import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.org.OrganisationService;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The embedded default's first start: two organisations with 1,000,000.00 USDC each, one API key per
+ * role and a demo operator's co-signing key, written to {@code demo-credentials.json}. Later
+ * starts find the file and leave everything as it is.
+ */
+final class DemoOrganisations {
+    static final String FILE_NAME = "demo-credentials.json";
+    static final Usdc DEPOSIT = Usdc.ofWhole(1_000_000);
+    private static final List<String> NAMES = List.of("Demo Org A", "Demo Org B");
+
+    private final OrganisationService organisations;
+    private final ApiKeyService keys;
+
+    DemoOrganisations(OrganisationService organisations, ApiKeyService keys) {
+        this.organisations = requireNonNull(organisations, "organisations is null");
+        this.keys = requireNonNull(keys, "keys is null");
+    }
+
+    /** The credentials file, made now unless an earlier start made it. */
+    Path ensure(Path dataDirectory, String baseUrl) {
+        Path file = dataDirectory.resolve(FILE_NAME);
+        if (Files.exists(file)) {
+            return file;
+        }
+        List<Map<String, Object>> created = NAMES.stream().map(this::create).toList();
+        Map<String, Object> credentials = new LinkedHashMap<>();
+        credentials.put("base_url", baseUrl);
+        credentials.put("organisations", created);
+        try {
+            Files.createDirectories(dataDirectory);
+            Path partial = dataDirectory.resolve(FILE_NAME + ".partial");
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(partial.toFile(), credentials);
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write " + file, e);
+        }
+        return file;
+    }
+
+    private Map<String, Object> create(String name) {
+        Organisation org = organisations.create(name);
+        Result<Organisation> deposited = organisations.deposit(org.id(), DEPOSIT);
+        if (!deposited.isOk()) {
+            throw new IllegalStateException("the demo deposit was refused: " + deposited.rejection().message());
+        }
+        Map<String, String> roleKeys = new LinkedHashMap<>();
+        for (Role role : List.of(Role.OWNER, Role.ADMIN, Role.OPERATOR, Role.VIEWER)) {
+            roleKeys.put(role.wireName(), keys.issue(org.id(), role).value().secret());
+        }
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("id", org.id().value());
+        entry.put("name", name);
+        entry.put("keys", roleKeys);
+        entry.put("co_signer_secret_key", coSignerSecretKey());
+        return entry;
+    }
+
+    /** Solana's 64-byte secret key form: the 32-byte seed, then the 32-byte public key, in base58. */
+    static String coSignerSecretKey() {
+        try {
+            KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            byte[] privateKey = pair.getPrivate().getEncoded();
+            byte[] publicKey = pair.getPublic().getEncoded();
+            byte[] secret = new byte[64];
+            System.arraycopy(privateKey, privateKey.length - 32, secret, 0, 32);
+            System.arraycopy(publicKey, publicKey.length - 32, secret, 32, 32);
+            return Base58.encode(secret);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 keys are unavailable", e);
+        }
+    }
+}

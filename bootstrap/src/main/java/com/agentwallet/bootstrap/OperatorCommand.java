@@ -1,0 +1,57 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.common.Result;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.cli.ConfiguredCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import net.sourceforge.argparse4j.inf.Namespace;
+
+/**
+ * An operator command of the server binary ({@code <command> config.yml [options]}): it wires the
+ * same core as the server from the same configuration, does one thing and closes what it opened.
+ */
+abstract class OperatorCommand extends ConfiguredCommand<ServiceConfiguration> {
+
+    OperatorCommand(String name, String description) {
+        super(name, description);
+    }
+
+    @Override
+    protected final void run(Bootstrap<ServiceConfiguration> bootstrap, Namespace namespace,
+                             ServiceConfiguration configuration) {
+        Injector injector = Guice.createInjector(new CoreModule(configuration));
+        try (Resources resources = new Resources(injector)) {
+            execute(injector, namespace, configuration);
+        }
+    }
+
+    abstract void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration);
+
+    /** The value of a use case's result; a refusal ends the command with its message. */
+    static <T> T orFail(Result<T> result) {
+        if (!result.isOk()) {
+            throw new CommandFailed(result.rejection().message());
+        }
+        return result.value();
+    }
+
+    /** A refusal the command reports as one line and a non-zero exit, not as a crash. */
+    static final class CommandFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommandFailed(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public void onError(Cli cli, Namespace namespace, Throwable e) {
+        if (e instanceof CommandFailed) {
+            cli.getStdErr().println(e.getMessage());
+        } else {
+            super.onError(cli, namespace, e);
+        }
+    }
+}

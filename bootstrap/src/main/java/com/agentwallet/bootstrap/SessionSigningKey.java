@@ -1,0 +1,56 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.adapters.http.session.SessionTokens;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * The key session tokens are signed with: from the configuration (base64, normally from the
+ * environment), else made once and kept under the data directory, readable by its owner only, so
+ * tokens survive restarts.
+ */
+final class SessionSigningKey {
+    static final String FILE_NAME = "session-signing.key";
+
+    private SessionSigningKey() {
+    }
+
+    static byte[] load(Optional<String> configured, Path dataDirectory) {
+        if (configured.isPresent()) {
+            return decode(configured.get(), "api.sessionTokens.signingKey");
+        }
+        Path file = dataDirectory.resolve(FILE_NAME);
+        try {
+            if (!Files.exists(file)) {
+                Files.createDirectories(dataDirectory);
+                byte[] key = new byte[SessionTokens.MIN_SECRET_BYTES];
+                new SecureRandom().nextBytes(key);
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(file, Base64.getEncoder().encodeToString(key), StandardOpenOption.WRITE);
+            }
+            return decode(Files.readString(file).trim(), file.toString());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read or make the session signing key " + file, e);
+        }
+    }
+
+    private static byte[] decode(String base64, String source) {
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(source + " is not base64", e);
+        }
+        if (key.length < SessionTokens.MIN_SECRET_BYTES) {
+            throw new IllegalStateException(source + " must hold at least " + SessionTokens.MIN_SECRET_BYTES + " bytes");
+        }
+        return key;
+    }
+}

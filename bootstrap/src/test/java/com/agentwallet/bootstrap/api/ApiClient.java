@@ -1,0 +1,115 @@
+package com.agentwallet.bootstrap.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import javax.net.ssl.SSLContext;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A plain HTTPS client of /v1 for tests: {@code call(method, path, key)} with an optional JSON body
+ * (an object is written as JSON, a string is sent as it is, so tests can send broken bodies) and
+ * extra headers. Answers are {@link ApiResponse}s.
+ */
+public final class ApiClient {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String httpsBase;
+    private final String httpBase;
+    private final HttpClient http;
+
+    ApiClient(String httpsBase, String httpBase, SSLContext tls) {
+        this.httpsBase = httpsBase;
+        this.httpBase = httpBase;
+        this.http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /** A request under construction. */
+    public final class Call {
+        private final String method;
+        private final String path;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private String body;
+        private boolean plainHttp;
+
+        private Call(String method, String path) {
+            this.method = method;
+            this.path = path;
+        }
+
+        public Call key(String apiKey) {
+            return header("Authorization", "Bearer " + apiKey);
+        }
+
+        public Call header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        /** A JSON body: a {@link String} is sent verbatim, anything else is written as JSON. */
+        public Call body(Object json) {
+            try {
+                body = json instanceof String text ? text : JSON.writeValueAsString(json);
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException(e);
+            }
+            return this;
+        }
+
+        /** Sends to the plain-HTTP connector instead. */
+        public Call overPlainHttp() {
+            plainHttp = true;
+            return this;
+        }
+
+        public ApiResponse send() {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((plainHttp ? httpBase : httpsBase) + path))
+                    .timeout(Duration.ofSeconds(30))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body));
+            if (body != null) {
+                request.header("Content-Type", "application/json");
+            }
+            headers.forEach(request::header);
+            try {
+                return ApiResponse.of(http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
+            } catch (IOException e) {
+                throw new IllegalStateException(method + " " + path + " failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    public Call call(String method, String path) {
+        return new Call(method, path);
+    }
+
+    public ApiResponse get(String path, String apiKey) {
+        return call("GET", path).key(apiKey).send();
+    }
+
+    public ApiResponse post(String path, String apiKey, Object body) {
+        return call("POST", path).key(apiKey).body(body).send();
+    }
+
+    public ApiResponse patch(String path, String apiKey, Object body) {
+        return call("PATCH", path).key(apiKey).body(body).send();
+    }
+
+    public ApiResponse put(String path, String apiKey, Object body) {
+        return call("PUT", path).key(apiKey).body(body).send();
+    }
+
+    public ApiResponse delete(String path, String apiKey) {
+        return call("DELETE", path).key(apiKey).send();
+    }
+}

@@ -1,0 +1,50 @@
+package com.agentwallet.bootstrap.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+
+/** An answer of the API: status, headers, the raw body and (when it is JSON) the parsed one. */
+public record ApiResponse(int status, HttpResponseHeaders headers, String raw, JsonNode json) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Header access without the JDK type in the record's shape. */
+    public record HttpResponseHeaders(java.net.http.HttpHeaders headers) {
+        public Optional<String> first(String name) {
+            return headers.firstValue(name);
+        }
+    }
+
+    static ApiResponse of(HttpResponse<String> response) {
+        JsonNode json;
+        try {
+            json = response.body().isEmpty() ? MissingNode.getInstance() : JSON.readTree(response.body());
+        } catch (IOException e) {
+            json = MissingNode.getInstance();
+        }
+        return new ApiResponse(response.statusCode(), new HttpResponseHeaders(response.headers()), response.body(), json);
+    }
+
+    public Optional<String> header(String name) {
+        return headers.first(name);
+    }
+
+    /** A top-level text field of the body. */
+    public String text(String field) {
+        return json.path(field).asText();
+    }
+
+    /** The {@code error.code} of an error body. */
+    public String errorCode() {
+        return json.path("error").path("code").asText();
+    }
+
+    @Override
+    public String toString() {
+        return status + " " + raw;
+    }
+}

@@ -1,0 +1,156 @@
+package com.agentwallet.bootstrap.api;
+
+import com.agentwallet.bootstrap.AgentWalletApplication;
+import com.agentwallet.bootstrap.ServiceConfiguration;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.jetty.ConnectorFactory;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.jetty.HttpsConnectorFactory;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.dropwizard.testing.ResourceHelpers;
+import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Server;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server as users meet it, for end-to-end tests: the real wiring (embedded PostgreSQL, the
+ * simulator ledger, HTTPS with the certificate made on first start, the demo organisations), on
+ * ephemeral ports. One server per test JVM, shared by the test classes, each of which works in
+ * wallets and policies of its own; {@link #start(ConfigOverride...)} makes a private one.
+ */
+public final class ApiServer {
+    private static ApiServer shared;
+
+    private final DropwizardTestSupport<ServiceConfiguration> support;
+    private final Path data;
+    private final List<DemoOrg> orgs;
+    private final ApiClient client;
+
+    private ApiServer(DropwizardTestSupport<ServiceConfiguration> support, Path data) {
+        this.support = support;
+        this.data = data;
+        try {
+            support.before();
+        } catch (Exception e) {
+            throw new IllegalStateException("the server did not start", e);
+        }
+        this.orgs = readOrgs(data.resolve("demo-credentials.json"));
+        this.client = new ApiClient(httpsBase(), httpBase(), trusting(data.resolve("tls/localhost.p12")));
+    }
+
+    /** The server the test classes share; started on first use, stopped when the JVM exits. */
+    public static synchronized ApiServer shared() {
+        if (shared == null) {
+            shared = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
+        }
+        return shared;
+    }
+
+    /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */
+    public static ApiServer start(ConfigOverride... overrides) {
+        Path data;
+        try {
+            data = Files.createTempDirectory("agent-wallet-api");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
+        all.add(ConfigOverride.config("dataDirectory", data.toString()));
+        all.add(ConfigOverride.config("server.applicationConnectors[0].keyStorePath",
+                data.resolve("tls/localhost.p12").toString()));
+        return new ApiServer(new DropwizardTestSupport<>(AgentWalletApplication.class,
+                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)), data);
+    }
+
+    public void stop() {
+        support.after();
+    }
+
+    public ApiClient client() {
+        return client;
+    }
+
+    /** The first demo organisation; {@link #otherOrg()} is the second. */
+    public DemoOrg org() {
+        return orgs.get(0);
+    }
+
+    public DemoOrg otherOrg() {
+        return orgs.get(1);
+    }
+
+    public Path dataDirectory() {
+        return data;
+    }
+
+    public ServiceConfiguration configuration() {
+        return support.getConfiguration();
+    }
+
+    private String httpsBase() {
+        return "https://localhost:" + port(HttpsConnectorFactory.class) + "/v1";
+    }
+
+    private String httpBase() {
+        return "http://localhost:" + port(HttpConnectorFactory.class) + "/v1";
+    }
+
+    /** The bound port of the application connector of that kind (exactly that class, https before http). */
+    private int port(Class<? extends ConnectorFactory> kind) {
+        List<ConnectorFactory> factories = ((DefaultServerFactory) support.getConfiguration().getServerFactory())
+                .getApplicationConnectors();
+        Server server = support.getEnvironment().getApplicationContext().getServer();
+        for (int i = 0; i < factories.size(); i++) {
+            if (factories.get(i).getClass() == kind) {
+                return ((NetworkConnector) server.getConnectors()[i]).getLocalPort();
+            }
+        }
+        throw new IllegalStateException("no " + kind.getSimpleName() + " connector");
+    }
+
+    private static List<DemoOrg> readOrgs(Path credentials) {
+        try {
+            JsonNode root = new ObjectMapper().readTree(credentials.toFile());
+            List<DemoOrg> orgs = new ArrayList<>();
+            for (JsonNode org : root.get("organisations")) {
+                JsonNode keys = org.get("keys");
+                orgs.add(new DemoOrg(org.get("id").asText(), keys.get("owner").asText(), keys.get("admin").asText(),
+                        keys.get("operator").asText(), keys.get("viewer").asText(),
+                        org.get("co_signer_secret_key").asText()));
+            }
+            return List.copyOf(orgs);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Trusts exactly the server's own self-signed certificate, so TLS is verified for real. */
+    private static SSLContext trusting(Path keyStore) {
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, "agent-wallet-test".toCharArray());
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + keyStore, e);
+        }
+    }
+}
