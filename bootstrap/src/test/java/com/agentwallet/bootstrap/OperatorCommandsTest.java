@@ -129,7 +129,7 @@ class OperatorCommandsTest {
                 Optional.empty())).value();
         wallets.fund(org, wallet.wallet().id(), Usdc.parse("100.00")).value();
         PaymentResult paid = injector.getInstance(PaymentService.class).pay(new PayCommand(org, wallet.wallet().id(), PAYEE,
-                Usdc.parse("10.00"), Optional.empty(), Optional.empty(), false, Optional.of(wallet.session()))).value();
+                Usdc.parse("10.00"), Optional.empty(), Optional.empty(), false, Optional.of(wallet.session()), Optional.empty())).value();
         assertThat(paid.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         injector.getInstance(EscrowService.class).lock(new LockEscrow(org, wallet.wallet().id(), PAYEE,
                 Usdc.parse("5.00"), "task", 60, Optional.empty(), Optional.of(wallet.session()))).value();

@@ -201,7 +201,7 @@ class SimServiceFaultTest {
                     ? Usdc.ofMicros(250_000_000L + random.nextInt(1_000_000_000))
                     : Usdc.ofMicros(10_000 + random.nextInt(250_000_000));
             Result<PaymentResult> result = core.payments.pay(new PayCommand(from.org().id(), from.id(), to, amount,
-                    Optional.empty(), Optional.empty(), false, Optional.of(from.created().session())));
+                    Optional.empty(), Optional.empty(), false, Optional.of(from.created().session()), Optional.empty()));
             if (!result.isOk()) {
                 return result.rejection().code();
             }
@@ -214,7 +214,7 @@ class SimServiceFaultTest {
                 return "co-sign rejected";
             }
             String signature = from.org().signer().sign(tx.coSign().orElseThrow().payload());
-            return "co-signed, " + core.payments.coSign(tx.orgId(), tx.id(), signature).value().status().wireName();
+            return "co-signed, " + core.payments.coSign(tx.orgId(), tx.id(), signature, TestCoSigner.APPROVER).value().status().wireName();
         }
 
         private String fund() {

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.id.EscrowId;
@@ -31,7 +32,8 @@ final class JdbiTransactions implements TransactionStore {
         Optional<String> coSigner = Rows.optionalString(rs, "co_signer");
         Optional<CoSign> coSign = coSigner.isEmpty() ? Optional.empty() : Optional.of(new CoSign(coSigner.get(),
                 rs.getString("co_sign_payload"), Rows.instant(rs, "co_sign_expires_at"),
-                Rows.optionalString(rs, "co_signature")));
+                Rows.optionalString(rs, "co_signature"),
+                Rows.optionalString(rs, "co_sign_requested_by").map(Actor::new)));
         return new Transaction(new TxId(rs.getString("id")), new OrgId(rs.getString("org_id")),
                 new WalletId(rs.getString("wallet_id")), TransactionType.fromWire(rs.getString("type"), "type"),
                 TransactionStatus.fromWire(rs.getString("status"), "status"), Rows.usdc(rs, "amount_micros"),
@@ -51,10 +53,11 @@ final class JdbiTransactions implements TransactionStore {
     public void insert(Transaction tx) {
         bind(handle.createUpdate("INSERT INTO transactions (id, org_id, wallet_id, type, status, amount_micros, recipient, "
                 + "memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, "
-                + "co_sign_payload, co_sign_expires_at, co_signature, escrow_id, failure_reason, created_at, updated_at) "
+                + "co_sign_payload, co_sign_expires_at, co_signature, co_sign_requested_by, escrow_id, failure_reason, "
+                + "created_at, updated_at) "
                 + "VALUES (:id, :org, :wallet, :type, :status, :amount, :recipient, :memo, :triggered, :rule, :limit, "
-                + ":attempted, :signature, :slot, :coSigner, :payload, :coSignExpires, :coSignature, :escrow, :failure, "
-                + ":createdAt, :updatedAt)"), tx).execute();
+                + ":attempted, :signature, :slot, :coSigner, :payload, :coSignExpires, :coSignature, :requestedBy, "
+                + ":escrow, :failure, :createdAt, :updatedAt)"), tx).execute();
     }
 
     @Override
@@ -72,8 +75,9 @@ final class JdbiTransactions implements TransactionStore {
         bind(handle.createUpdate("UPDATE transactions SET status = :status, memo = :memo, policy_triggered = :triggered, "
                 + "violation_rule = :rule, violation_limit = :limit, violation_attempted = :attempted, "
                 + "signature = :signature, slot = :slot, co_signer = :coSigner, co_sign_payload = :payload, "
-                + "co_sign_expires_at = :coSignExpires, co_signature = :coSignature, escrow_id = :escrow, "
-                + "failure_reason = :failure, updated_at = :updatedAt WHERE id = :id AND org_id = :org"), tx).execute();
+                + "co_sign_expires_at = :coSignExpires, co_signature = :coSignature, co_sign_requested_by = :requestedBy, "
+                + "escrow_id = :escrow, failure_reason = :failure, updated_at = :updatedAt "
+                + "WHERE id = :id AND org_id = :org"), tx).execute();
     }
 
     @Override
@@ -138,6 +142,7 @@ final class JdbiTransactions implements TransactionStore {
                 .bind("payload", tx.coSign().map(CoSign::payload).orElse(null))
                 .bind("coSignExpires", Rows.timestamp(tx.coSign().map(CoSign::expiresAt)))
                 .bind("coSignature", tx.coSign().flatMap(CoSign::signature).orElse(null))
+                .bind("requestedBy", tx.coSign().flatMap(CoSign::requestedBy).map(Actor::id).orElse(null))
                 .bind("escrow", tx.escrowId().map(EscrowId::value).orElse(null))
                 .bind("failure", tx.failureReason().orElse(null))
                 .bind("createdAt", Rows.timestamp(tx.createdAt()))

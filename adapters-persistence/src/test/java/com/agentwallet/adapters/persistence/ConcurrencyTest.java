@@ -222,7 +222,7 @@ class ConcurrencyTest {
                             : externals.get(random.nextInt(externals.size()));
                     Usdc amount = Usdc.ofMicros(1_000_000 + random.nextInt(3_000_001));
                     outcomes.add("pay " + outcome(core.payments.pay(new PayCommand(org, from.wallet().id(), recipient,
-                            amount, Optional.empty(), Optional.empty(), false, Optional.of(from.session())))));
+                            amount, Optional.empty(), Optional.empty(), false, Optional.of(from.session()), Optional.empty()))));
                 } else if (dice < 17) {
                     Usdc amount = Usdc.ofMicros(100_000 + random.nextInt(900_001));
                     outcomes.add("fund " + outcome(core.wallets.fund(org, from.wallet().id(), amount)));

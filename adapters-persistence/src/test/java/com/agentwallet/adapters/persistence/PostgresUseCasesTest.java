@@ -227,7 +227,7 @@ class PostgresUseCasesTest {
         assertThat(ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
 
         String payload = core.payments.get(org, held.id()).value().coSign().orElseThrow().payload();
-        Transaction confirmed = core.payments.coSign(org, held.id(), operator.sign(payload)).value();
+        Transaction confirmed = core.payments.coSign(org, held.id(), operator.sign(payload), TestCoSigner.APPROVER).value();
 
         assertThat(confirmed.status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(status(held)).isEqualTo("confirmed");

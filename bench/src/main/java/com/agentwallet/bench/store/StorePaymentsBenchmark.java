@@ -121,7 +121,7 @@ public final class StorePaymentsBenchmark {
     private record Payer(Wallet wallet, SessionGrant session) {
         PayCommand payment() {
             return new PayCommand(wallet.orgId(), wallet.id(), PAYEE, AMOUNT, Optional.empty(), Optional.empty(), false,
-                    Optional.of(session));
+                    Optional.of(session), Optional.empty());
         }
     }
 

@@ -111,6 +111,19 @@ public sealed interface Rejection {
         }
     }
 
+    /** A co-signature offered by the very credential that made the payment: two keys must agree. */
+    record SameCredential() implements Rejection {
+        @Override
+        public String code() {
+            return "same_credential";
+        }
+
+        @Override
+        public String message() {
+            return "The API key that made this payment cannot co-sign it; approve it with another operator's key";
+        }
+    }
+
     /** Input that only turns out to be wrong against stored state, such as a co-signature by the wrong key. */
     record InvalidInput(String param, String message) implements Rejection {
         public InvalidInput {

@@ -1,5 +1,6 @@
 package com.agentwallet.core.payment;
 
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.OrgId;
@@ -15,10 +16,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A payment request. {@code coSignIntent} asks for the co-sign flow even below the policy's
- * threshold; {@code session} is the verified session token, if one was presented.
+ * threshold; {@code session} is the verified session token, if one was presented; {@code initiator}
+ * is the credential making the request, which may not later co-sign it.
  */
 public record PayCommand(OrgId orgId, WalletId walletId, String to, Usdc amount, Optional<String> memo,
-                         Optional<String> idempotencyKey, boolean coSignIntent, Optional<SessionGrant> session) {
+                         Optional<String> idempotencyKey, boolean coSignIntent, Optional<SessionGrant> session,
+                         Optional<Actor> initiator) {
     public PayCommand {
         requireNonNull(orgId, "orgId is null");
         requireNonNull(walletId, "walletId is null");
@@ -34,6 +37,7 @@ public record PayCommand(OrgId orgId, WalletId walletId, String to, Usdc amount,
                         && key.length() <= IdempotencyRecord.MAX_KEY_LENGTH && key.chars().allMatch(c -> c > 0x20 && c < 0x7f),
                 "idempotency_key", "'idempotency_key' must be 1 to 255 printable characters"));
         requireNonNull(session, "session is null");
+        requireNonNull(initiator, "initiator is null");
     }
 
     public PaymentCheck.Kind kind() {

@@ -1,6 +1,7 @@
 package com.agentwallet.core.payment;
 
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -79,7 +80,7 @@ public final class PaymentService {
                     return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
                 }
                 Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs
-                        ? awaitCoSign(opened, needs.coSigner(), attempt.wallet(), now)
+                        ? awaitCoSign(opened, needs.coSigner(), command.initiator(), attempt.wallet(), now)
                         : opened;
                 Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
                 remember(stores, command, tx);
@@ -109,9 +110,10 @@ public final class PaymentService {
 
     /**
      * The operator's co-signature: verified against the co-signer key the payment was made under,
-     * then the payment goes to the ledger. A wrong signature changes nothing.
+     * then the payment goes to the ledger. A wrong signature changes nothing, and neither does an
+     * approval by the credential that made the payment.
      */
-    public Result<Transaction> coSign(OrgId orgId, TxId txId, String signature) {
+    public Result<Transaction> coSign(OrgId orgId, TxId txId, String signature, Actor approver) {
         Result<Transaction> signed = storage.inTransaction(stores -> Result.found(
                 stores.transactions().lock(orgId, txId), "transaction", txId).flatMap(tx -> {
             Instant now = clock.instant();
@@ -119,6 +121,9 @@ public final class PaymentService {
                 return TransactionMachine.apply(tx, new TransactionCommand.CoSigned(signature), now).map(Transition::state);
             }
             CoSign coSign = tx.coSign().orElseThrow();
+            if (coSign.requestedBy().equals(Optional.of(approver))) {
+                return Result.refused(new Rejection.SameCredential());
+            }
             if (!Ed25519.verify(coSign.coSigner(), Base64.getDecoder().decode(coSign.payload()), signature)) {
                 return Result.refused(new Rejection.InvalidInput("signature",
                         "The signature is not a valid Ed25519 signature of co_sign_payload by the policy's co_signer"));
@@ -198,11 +203,12 @@ public final class PaymentService {
                 IdempotencyRecord.firstUse(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
     }
 
-    private Transaction awaitCoSign(Transaction opened, String coSigner, Wallet wallet, Instant now) {
+    private Transaction awaitCoSign(Transaction opened, String coSigner, Optional<Actor> initiator, Wallet wallet,
+                                    Instant now) {
         Transaction held = opened.withStatus(TransactionStatus.PENDING_CO_SIGN, now).withPolicyTriggered(true);
         byte[] message = ledger.coSignMessage(Settlement.payInstruction(held, wallet));
         return held.withCoSign(new CoSign(coSigner, Base64.getEncoder().encodeToString(message),
-                now.plus(settings.coSignWindow()), Optional.empty()));
+                now.plus(settings.coSignWindow()), Optional.empty(), initiator));
     }
 
     private Result<Transaction> endHeld(Stores stores, Transaction tx, TransactionCommand command) {

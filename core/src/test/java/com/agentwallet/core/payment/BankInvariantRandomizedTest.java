@@ -256,7 +256,7 @@ class BankInvariantRandomizedTest {
             Optional<SessionGrant> session = random.nextInt(40) == 0 ? Optional.empty() : Optional.of(liveSession(from));
             Optional<String> key = random.nextInt(5) == 0 ? Optional.of("key-" + random.nextInt(1_000_000)) : Optional.empty();
             PayCommand command = new PayCommand(from.org.id(), from.id, to, randomAmount(), Optional.empty(), key,
-                    random.nextInt(20) == 0, session);
+                    random.nextInt(20) == 0, session, Optional.empty());
             Result<PaymentResult> result = unchangedIfRefused(() -> core.payments.pay(command));
             if (key.isPresent() && !isReplayOfLiveKey(command)) {
                 keyUses.add(new KeyUse(command, result, core.clock.instant()));
@@ -290,7 +290,7 @@ class BankInvariantRandomizedTest {
             PayCommand first = use.get().command();
             PayCommand different = new PayCommand(first.orgId(), first.walletId(), first.to(),
                     first.amount().plus(Usdc.ofMicros(1)), first.memo(), first.idempotencyKey(), first.coSignIntent(),
-                    first.session());
+                    first.session(), Optional.empty());
             Result<PaymentResult> result = unchangedIfRefused(() -> core.payments.pay(different));
             assertThat(result.rejection().code()).isEqualTo("idempotency_conflict");
             return "reuse key of " + describe(first) + " with another amount";
@@ -307,7 +307,7 @@ class BankInvariantRandomizedTest {
             OrgState org = orgOf(tx.orgId());
             TestCoSigner signer = impostor ? orgs.get(1 - orgs.indexOf(org)).signer() : org.signer();
             String signature = signer.sign(tx.coSign().orElseThrow().payload());
-            Result<Transaction> result = unchangedIfRefused(() -> core.payments.coSign(tx.orgId(), tx.id(), signature));
+            Result<Transaction> result = unchangedIfRefused(() -> core.payments.coSign(tx.orgId(), tx.id(), signature, TestCoSigner.APPROVER));
             if (impostor) {
                 assertThat(result.rejection().code()).isEqualTo("validation_error");
             } else if (!result.isOk()) {

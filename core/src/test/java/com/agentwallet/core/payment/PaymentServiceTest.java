@@ -1,5 +1,6 @@
 package com.agentwallet.core.payment;
 
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.FieldUpdate;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -538,7 +539,7 @@ class PaymentServiceTest {
             Transaction held = pay(wallet, PAYEE, "300").transaction();
             String signature = operator.sign(held.coSign().orElseThrow().payload());
 
-            Transaction signed = core.payments.coSign(org, held.id(), signature).value();
+            Transaction signed = core.payments.coSign(org, held.id(), signature, TestCoSigner.APPROVER).value();
 
             assertThat(signed.status()).isEqualTo(TransactionStatus.CONFIRMED);
             assertThat(signed.coSign().orElseThrow().signature()).contains(signature);
@@ -558,7 +559,7 @@ class PaymentServiceTest {
             String impostor = new TestCoSigner(99).sign(held.coSign().orElseThrow().payload());
             int mark = outbox.mark();
 
-            Result<Transaction> result = core.payments.coSign(org, held.id(), impostor);
+            Result<Transaction> result = core.payments.coSign(org, held.id(), impostor, TestCoSigner.APPROVER);
 
             assertThat(result.rejection().code()).isEqualTo("validation_error");
             assertThat(core.payments.get(org, held.id()).value()).isEqualTo(held);
@@ -574,7 +575,7 @@ class PaymentServiceTest {
             Transaction second = pay(wallet, PAYEE, "301").transaction();
 
             Result<Transaction> result = core.payments.coSign(org, second.id(),
-                    operator.sign(first.coSign().orElseThrow().payload()));
+                    operator.sign(first.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
             assertThat(result.rejection().code()).isEqualTo("validation_error");
             assertThat(core.payments.get(org, second.id()).value().status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
@@ -601,7 +602,7 @@ class PaymentServiceTest {
             Transaction held = pay(wallet, PAYEE, "300").transaction();
             core.payments.reject(org, held.id(), "no").value();
 
-            Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()));
+            Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
             assertThat(late.rejection().code()).isEqualTo("invalid_state");
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("1000"));
@@ -631,7 +632,7 @@ class PaymentServiceTest {
             Transaction held = pay(wallet, PAYEE, "300").transaction();
             core.clock.advance(CO_SIGN_WINDOW);
 
-            Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()));
+            Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
             assertThat(late.rejection().code()).isEqualTo("invalid_state");
             assertThat(core.ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
@@ -644,7 +645,7 @@ class PaymentServiceTest {
             core.wallets.update(org, wallet.wallet().id(), new WalletUpdate(FieldUpdate.keep(), FieldUpdate.keep(),
                     Optional.of(WalletStatus.FROZEN))).value();
 
-            Result<Transaction> signed = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()));
+            Result<Transaction> signed = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
             Result<Transaction> rejected = core.payments.reject(org, held.id(), "frozen");
 
             assertThat(signed.rejection().code()).isEqualTo("invalid_state");
@@ -662,11 +663,28 @@ class PaymentServiceTest {
                     .coSignAtOrAbove("300", successor).build(), Scenario.ADMIN).value();
             String payload = held.coSign().orElseThrow().payload();
 
-            Result<Transaction> bySuccessor = core.payments.coSign(org, held.id(), successor.sign(payload));
-            Result<Transaction> byOriginal = core.payments.coSign(org, held.id(), operator.sign(payload));
+            Result<Transaction> bySuccessor = core.payments.coSign(org, held.id(), successor.sign(payload), TestCoSigner.APPROVER);
+            Result<Transaction> byOriginal = core.payments.coSign(org, held.id(), operator.sign(payload), TestCoSigner.APPROVER);
 
             assertThat(bySuccessor.rejection().code()).isEqualTo("validation_error");
             assertThat(byOriginal.value().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        }
+
+        @Test
+        void theCredentialThatMadeThePaymentCannotApproveIt() {
+            FundedWallet wallet = walletUnder(rules().coSignAtOrAbove("300", operator), "1000");
+            Actor maker = new Actor("key_maker");
+            Transaction held = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("300").by(maker).build())
+                    .value().transaction();
+            String signature = operator.sign(held.coSign().orElseThrow().payload());
+
+            Result<Transaction> byMaker = core.payments.coSign(org, held.id(), signature, maker);
+            Transaction unchanged = core.payments.get(org, held.id()).value();
+            Result<Transaction> byAnother = core.payments.coSign(org, held.id(), signature, TestCoSigner.APPROVER);
+
+            assertThat(byMaker.rejection().code()).isEqualTo("same_credential");
+            assertThat(unchanged.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
+            assertThat(byAnother.value().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
         @Test

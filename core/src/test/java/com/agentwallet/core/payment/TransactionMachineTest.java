@@ -109,7 +109,7 @@ class TransactionMachineTest {
 
         Transaction next = transition.state();
         assertThat(next.status()).isEqualTo(TransactionStatus.PENDING);
-        assertThat(next.coSign()).contains(new CoSign("coSignerKey", "payload", CO_SIGN_EXPIRES, Optional.of(CO_SIGNATURE)));
+        assertThat(next.coSign()).contains(new CoSign("coSignerKey", "payload", CO_SIGN_EXPIRES, Optional.of(CO_SIGNATURE), Optional.empty()));
         assertThat(next.updatedAt()).isEqualTo(Cmd.CO_SIGNED_IN_WINDOW.at);
         assertThat(next.failureReason()).isEmpty();
         assertThat(transition.events()).isEqualTo(type == TransactionType.PAYMENT
@@ -192,7 +192,7 @@ class TransactionMachineTest {
     /** A transaction in {@code status}; it waited for a co-signature (so a policy intervened) unless blocked. */
     private static Transaction tx(TransactionStatus status, TransactionType type) {
         Transaction open = Transaction.open(TX, ORG, WALLET, type, TransactionStatus.PENDING_CO_SIGN, AMOUNT, RECIPIENT, CREATED)
-                .withCoSign(new CoSign("coSignerKey", "payload", CO_SIGN_EXPIRES, Optional.empty()))
+                .withCoSign(new CoSign("coSignerKey", "payload", CO_SIGN_EXPIRES, Optional.empty(), Optional.empty()))
                 .withPolicyTriggered(true);
         return status == TransactionStatus.BLOCKED
                 ? open.blockedBy(new Violation(ViolationRule.MAX_PER_TX, "10.00", "75.50"))

@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.policy.SessionGrant;
@@ -19,6 +20,7 @@ public final class PaymentRequest {
     private Optional<String> idempotencyKey = Optional.empty();
     private boolean coSignIntent;
     private Optional<SessionGrant> session;
+    private Optional<Actor> initiator = Optional.empty();
 
     private PaymentRequest(Scenario.FundedWallet from) {
         this.from = from;
@@ -64,8 +66,14 @@ public final class PaymentRequest {
         return this;
     }
 
+    /** The credential making the payment, which may then not co-sign it. */
+    public PaymentRequest by(Actor credential) {
+        initiator = Optional.of(credential);
+        return this;
+    }
+
     public PayCommand build() {
         return new PayCommand(from.wallet().orgId(), from.wallet().id(), to, amount, memo, idempotencyKey,
-                coSignIntent, session);
+                coSignIntent, session, initiator);
     }
 }

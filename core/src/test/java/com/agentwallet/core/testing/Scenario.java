@@ -54,7 +54,7 @@ public final class Scenario {
 
     public PayCommand payment(FundedWallet wallet, String to, String amount) {
         return new PayCommand(wallet.wallet().orgId(), wallet.wallet().id(), to, Usdc.parse(amount), Optional.empty(),
-                Optional.empty(), false, Optional.of(wallet.session()));
+                Optional.empty(), false, Optional.of(wallet.session()), Optional.empty());
     }
 
     /** A wallet and the grant of its current session token. */

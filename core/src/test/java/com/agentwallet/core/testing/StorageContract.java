@@ -628,7 +628,7 @@ public abstract class StorageContract {
                 TransactionStatus.FAILED, Usdc.parse("12.000001"), RECIPIENT, Optional.of("invoice 42 – ünïcödé"), true,
                 Optional.empty(), Optional.of("5" + "x".repeat(86)), Optional.of(123_456_789L),
                 Optional.of(new CoSign(new TestCoSigner(2).publicKey(), "cGF5bG9hZA==", T0.plusSeconds(300),
-                        Optional.of("sig"))),
+                        Optional.of("sig"), Optional.of(TestCoSigner.APPROVER))),
                 Optional.empty(), Optional.of("program error 0x1"), T0, T0.plusMillis(1250));
         Transaction blocked = Transaction.open(ids.tx(), org.id(), wallet.id(), TransactionType.PAYMENT,
                 TransactionStatus.PENDING, Usdc.parse("1000"), RECIPIENT, T0.plusSeconds(1))
@@ -1392,7 +1392,7 @@ public abstract class StorageContract {
     /** A payment that went to co-signing, whose approval window closes at {@code expiresAt}. */
     private Transaction givenCoSignTx(Wallet wallet, TransactionStatus status, Instant expiresAt) {
         Transaction tx = newTx(wallet, TransactionType.PAYMENT, status, T0)
-                .withCoSign(new CoSign(new TestCoSigner(3).publicKey(), "cGF5bG9hZA==", expiresAt, Optional.empty()));
+                .withCoSign(new CoSign(new TestCoSigner(3).publicKey(), "cGF5bG9hZA==", expiresAt, Optional.empty(), Optional.empty()));
         write(s -> s.transactions().insert(tx));
         return tx;
     }

@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.crypto.Base58;
 
 import java.security.GeneralSecurityException;
@@ -12,6 +13,9 @@ import java.util.Base64;
 
 /** An operator's Ed25519 key pair, as a test's co-signer. */
 public final class TestCoSigner {
+    /** The operator credential that approves co-signatures in tests: not the one that made the payments. */
+    public static final Actor APPROVER = new Actor("key_approver");
+
     private final KeyPair keys;
 
     public TestCoSigner(long seed) {

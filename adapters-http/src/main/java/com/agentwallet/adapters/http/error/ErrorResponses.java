@@ -39,6 +39,9 @@ public final class ErrorResponses {
         if (rejection instanceof Rejection.NotFound) {
             return 404;
         }
+        if (rejection instanceof Rejection.SameCredential) {
+            return 403;
+        }
         if (rejection instanceof Rejection.InsufficientFunds || rejection instanceof Rejection.ProofMismatch) {
             return 422;
         }

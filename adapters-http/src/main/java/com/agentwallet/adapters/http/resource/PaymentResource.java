@@ -90,7 +90,7 @@ public final class PaymentResource {
                 WalletResource.walletId(Bodies.required(body.walletId(), "wallet_id")), Bodies.required(body.to(), "to"),
                 Bodies.positiveAmount(body.amount(), "amount"), Optional.ofNullable(body.memo()),
                 Optional.ofNullable(body.idempotencyKey()), Boolean.TRUE.equals(body.requireCoSign()),
-                sessionTokens.fromHeader(sessionToken, caller.orgId()));
+                sessionTokens.fromHeader(sessionToken, caller.orgId()), Optional.of(caller.actor()));
         if (isDryRun(dryRun)) {
             return Response.ok(DecisionJson.of(orThrow(payments.decide(command)))).build();
         }
@@ -111,14 +111,18 @@ public final class PaymentResource {
         return TransactionJson.of(orThrow(payments.get(Caller.of(security).orgId(), txId(id))));
     }
 
-    /** The operator's Ed25519 signature of {@code co_sign_payload}; a wrong one is a 400 and changes nothing. */
+    /**
+     * The operator's Ed25519 signature of {@code co_sign_payload}; a wrong one is a 400 and changes
+     * nothing, and the API key that made the payment cannot approve it (403 {@code same_credential}).
+     */
     @POST
     @Path("/{id}/co-sign")
     @RequiresRole(Role.OPERATOR)
     public TransactionJson coSign(@Context SecurityContext security, @PathParam("id") String id, CoSignJson body) {
+        Caller caller = Caller.of(security);
         Bodies.required(body);
-        return TransactionJson.of(orThrow(payments.coSign(Caller.of(security).orgId(), txId(id),
-                Bodies.required(body.signature(), "signature"))));
+        return TransactionJson.of(orThrow(payments.coSign(caller.orgId(), txId(id),
+                Bodies.required(body.signature(), "signature"), caller.actor())));
     }
 
     @POST
