@@ -1,0 +1,55 @@
+package com.agentwallet.adapters.http.limit;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimitsTest {
+    private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    private final RateLimits limits = new RateLimits(new RateLimit(1, 3), Map.of("org_big", new RateLimit(100, 500)),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void theBurstIsServedThenRefusedWithARetryAfter() {
+        RateLimits.Outcome first = limits.takeForOrg("org_small");
+        limits.takeForOrg("org_small");
+        RateLimits.Outcome third = limits.takeForOrg("org_small");
+        RateLimits.Outcome fourth = limits.takeForOrg("org_small");
+
+        assertThat(first.allowed()).isTrue();
+        assertThat(first.limit()).isEqualTo(3);
+        assertThat(first.remaining()).isEqualTo(2);
+        assertThat(first.resetEpochSeconds()).isEqualTo(NOW.getEpochSecond() + 1);
+        assertThat(third.remaining()).isZero();
+        assertThat(third.resetEpochSeconds()).isEqualTo(NOW.getEpochSecond() + 3);
+        assertThat(fourth.allowed()).isFalse();
+        assertThat(fourth.retryAfterSeconds()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void organisationsHaveTheirOwnBucketsAndConfiguredLimits() {
+        for (int i = 0; i < 3; i++) {
+            limits.takeForOrg("org_small");
+        }
+
+        assertThat(limits.takeForOrg("org_small").allowed()).isFalse();
+        assertThat(limits.takeForOrg("org_other").allowed()).isTrue();
+        assertThat(limits.takeForOrg("org_big").limit()).isEqualTo(500);
+    }
+
+    @Test
+    void addressesHaveBucketsApartFromOrganisations() {
+        for (int i = 0; i < 3; i++) {
+            limits.takeForAddress("10.0.0.1");
+        }
+
+        assertThat(limits.takeForAddress("10.0.0.1").allowed()).isFalse();
+        assertThat(limits.takeForAddress("10.0.0.2").allowed()).isTrue();
+        assertThat(limits.takeForOrg("10.0.0.1").allowed()).isTrue();
+    }
+}

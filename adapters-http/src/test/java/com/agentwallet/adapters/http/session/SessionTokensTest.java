@@ -1,0 +1,75 @@
+package com.agentwallet.adapters.http.session;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.policy.SessionGrant;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SessionTokensTest {
+    private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final OrgId ORG = new OrgId("org_" + "A".repeat(24));
+    private static final OrgId OTHER_ORG = new OrgId("org_" + "B".repeat(24));
+    private static final SessionGrant GRANT = new SessionGrant(new WalletId("wal_" + "C".repeat(24)), 3,
+            Instant.parse("2026-11-22T10:00:00Z"));
+
+    private final SessionTokens tokens = new SessionTokens(SECRET, "agent-wallet", "agent-wallet/v1");
+
+    @Test
+    void aTokenItIssuedVerifiesToTheSameGrantEvenWhenExpired() {
+        String token = tokens.issue(ORG, GRANT);
+
+        assertThat(tokens.verify(token, ORG)).contains(GRANT);
+    }
+
+    @Test
+    void aTokenOfAnotherOrganisationIsRefused() {
+        assertThat(tokens.verify(tokens.issue(ORG, GRANT), OTHER_ORG)).isEmpty();
+    }
+
+    @Test
+    void anotherKeyIssuerOrAudienceIsRefused() {
+        byte[] otherSecret = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);
+
+        assertThat(tokens.verify(new SessionTokens(otherSecret, "agent-wallet", "agent-wallet/v1").issue(ORG, GRANT),
+                ORG)).isEmpty();
+        assertThat(tokens.verify(new SessionTokens(SECRET, "someone-else", "agent-wallet/v1").issue(ORG, GRANT), ORG))
+                .isEmpty();
+        assertThat(tokens.verify(new SessionTokens(SECRET, "agent-wallet", "another-api").issue(ORG, GRANT), ORG))
+                .isEmpty();
+    }
+
+    @Test
+    void theNoneAlgorithmAndATamperedPayloadAreRefused() {
+        String[] parts = tokens.issue(ORG, GRANT).split("\\.");
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        String none = base64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8))
+                + "." + parts[1] + ".";
+        String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+        String tampered = parts[0] + "." + base64.encodeToString(payload.replace("\"ver\":3", "\"ver\":4")
+                .getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
+
+        assertThat(tokens.verify(none, ORG)).isEmpty();
+        assertThat(tokens.verify(tampered, ORG)).isEmpty();
+        assertThat(tokens.verify("not a token", ORG)).isEmpty();
+    }
+
+    @Test
+    void aMissingOrBlankHeaderIsNoGrant() {
+        assertThat(tokens.fromHeader(null, ORG)).isEmpty();
+        assertThat(tokens.fromHeader("  ", ORG)).isEmpty();
+        assertThat(tokens.fromHeader(" " + tokens.issue(ORG, GRANT) + " ", ORG)).contains(GRANT);
+    }
+
+    @Test
+    void aShortSecretIsRefusedAtStart() {
+        assertThatThrownBy(() -> new SessionTokens(new byte[16], "agent-wallet", "agent-wallet/v1"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
