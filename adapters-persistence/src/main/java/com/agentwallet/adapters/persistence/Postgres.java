@@ -3,17 +3,19 @@ package com.agentwallet.adapters.persistence;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import liquibase.Liquibase;
+import liquibase.Scope;
+import liquibase.UpdateSummaryOutputEnum;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
-import liquibase.exception.LiquibaseException;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.ui.LoggerUIService;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.SQLException;
+import java.util.Map;
 
 /** Connecting to PostgreSQL: a pooled data source, the schema migrated by Liquibase, and Jdbi on top. */
 public final class Postgres {
@@ -34,15 +36,19 @@ public final class Postgres {
         return new HikariDataSource(config);
     }
 
-    /** Brings the schema up to date; safe to run on every start. */
+    /**
+     * Brings the schema up to date; safe to run on every start. Liquibase reports to the log, not
+     * to standard output, which belongs to the operator commands' answers.
+     */
     public static void migrate(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             Database database = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
             try (Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), database)) {
-                liquibase.update("");
+                Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService(),
+                        "liquibase.command.showSummaryOutput", UpdateSummaryOutputEnum.LOG), () -> liquibase.update(""));
             }
-        } catch (SQLException | LiquibaseException e) {
+        } catch (Exception e) {
             throw new IllegalStateException("migrating the database failed", e);
         }
     }

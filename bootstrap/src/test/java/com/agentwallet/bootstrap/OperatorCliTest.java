@@ -1,0 +1,174 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.auth.ApiKeyService;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.money.Usdc;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.util.JarLocation;
+import jakarta.validation.Validation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator commands through the server binary's own command line, on the embedded PostgreSQL:
+ * what an operator types, what they see, and what it did to the books.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperatorCliTest {
+    @TempDir
+    static Path data;
+    private static Path config;
+    private static String orgId;
+    private static String keyId;
+    private static String secret;
+
+    @BeforeAll
+    static void writeConfiguration() throws Exception {
+        config = data.resolve("config.yml");
+        Files.writeString(config, "dataDirectory: " + data.resolve("data") + "\n"
+                + "database:\n  maxConnections: 2\n"
+                + "ledger:\n  type: sim\n  settings:\n    seed: \"3\"\n"
+                + "logging:\n  level: WARN\n");
+    }
+
+    @Test
+    @Order(1)
+    void migrateBringsTheSchemaUpToDate() {
+        Outcome migrated = run("migrate", config.toString());
+
+        assertThat(migrated.failure()).isEmpty();
+        assertThat(migrated.out()).contains("The database schema is up to date");
+    }
+
+    @Test
+    @Order(2)
+    void createOrgPrintsTheNewOrganisationsId() {
+        Outcome created = run("create-org", config.toString(), "--name", "Acme Robotics");
+
+        orgId = created.out().trim();
+        assertThat(created.failure()).isEmpty();
+        assertThat(orgId).matches("org_[0-9A-Za-z]{24}");
+    }
+
+    @Test
+    @Order(3)
+    void depositAddsToTheOrganisationsBalance() {
+        Outcome deposited = run("deposit", config.toString(), "--org", orgId, "--amount", "1500.25");
+
+        assertThat(deposited.failure()).isEmpty();
+        assertThat(deposited.out()).contains("balance 1500.25 USDC");
+        Usdc balance = withCore(injector -> injector.getInstance(OrganisationService.class).get(new OrgId(orgId))
+                .value().balance());
+        assertThat(balance).isEqualTo(Usdc.parse("1500.25"));
+    }
+
+    @Test
+    @Order(4)
+    void createKeyPrintsTheSecretOnceAndItAuthenticatesWithItsRole() {
+        Outcome created = run("create-key", config.toString(), "--org", orgId, "--role", "operator");
+
+        String[] printed = created.out().trim().split(" ");
+        keyId = printed[0];
+        secret = printed[2];
+        assertThat(created.failure()).isEmpty();
+        assertThat(printed[1]).isEqualTo("operator");
+        assertThat(secret).startsWith("sk_");
+        assertThat(authenticates(secret)).isTrue();
+    }
+
+    @Test
+    @Order(5)
+    void rotateKeyReplacesTheSecretAtOnce() {
+        Outcome rotated = run("rotate-key", config.toString(), "--org", orgId, "--key", keyId);
+
+        String[] printed = rotated.out().trim().split(" ");
+        assertThat(rotated.failure()).isEmpty();
+        assertThat(printed[1]).isEqualTo("operator");
+        assertThat(authenticates(secret)).isFalse();
+        assertThat(authenticates(printed[2])).isTrue();
+        keyId = printed[0];
+        secret = printed[2];
+    }
+
+    @Test
+    @Order(6)
+    void revokeKeyStopsItAtOnce() {
+        Outcome revoked = run("revoke-key", config.toString(), "--org", orgId, "--key", keyId);
+
+        assertThat(revoked.failure()).isEmpty();
+        assertThat(revoked.out()).contains(keyId + " revoked");
+        assertThat(authenticates(secret)).isFalse();
+    }
+
+    @Test
+    @Order(7)
+    void aBadIdOrAnotherOrganisationsKeyIsAOneLineRefusal() {
+        Outcome badOrg = run("create-key", config.toString(), "--org", "acme", "--role", "admin");
+        Outcome foreignKey = run("revoke-key", config.toString(), "--org", "org_" + "Z".repeat(24), "--key", keyId);
+
+        assertThat(badOrg.failure()).isPresent();
+        assertThat(badOrg.err()).contains("'acme' is not an organisation id");
+        assertThat(foreignKey.failure()).isPresent();
+        assertThat(foreignKey.err()).contains("No such");
+    }
+
+    private record Outcome(Optional<Throwable> failure, String out, String err) {
+    }
+
+    /** Runs the command as the binary would, capturing what it prints. */
+    private static Outcome run(String... arguments) {
+        AgentWalletApplication application = new AgentWalletApplication();
+        Bootstrap<ServiceConfiguration> bootstrap = new Bootstrap<>(application);
+        application.initialize(bootstrap);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            Optional<Throwable> failure = new Cli(new JarLocation(OperatorCliTest.class), bootstrap, out, err)
+                    .run(arguments);
+            return new Outcome(failure, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    private static boolean authenticates(String secret) {
+        return withCore(injector -> injector.getInstance(ApiKeyService.class).authenticate(secret).isPresent());
+    }
+
+    private static <T> T withCore(Function<Injector, T> read) {
+        try {
+            ObjectMapper json = Jackson.newObjectMapper();
+            ServiceConfiguration configuration = new YamlConfigurationFactory<>(ServiceConfiguration.class,
+                    Validation.buildDefaultValidatorFactory().getValidator(), json, "dw").build(config.toFile());
+            Injector injector = Guice.createInjector(new CoreModule(configuration));
+            try (Resources resources = new Resources(injector)) {
+                return read.apply(injector);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
