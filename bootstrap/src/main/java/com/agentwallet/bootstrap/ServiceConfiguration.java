@@ -255,19 +255,13 @@ public class ServiceConfiguration extends Configuration {
         }
     }
 
-    /** Development switches for webhook receivers; both off unless the configuration turns them on. */
+    /** The development switch for webhook receivers on private addresses; off unless the configuration turns it on. */
     public static class WebhookSettings {
         @JsonProperty
         private boolean allowPrivateReceivers;
-        @JsonProperty
-        private boolean acceptSelfSignedReceivers;
 
         public boolean allowPrivateReceivers() {
             return allowPrivateReceivers;
-        }
-
-        public boolean acceptSelfSignedReceivers() {
-            return acceptSelfSignedReceivers;
         }
     }
 }
