@@ -16,6 +16,9 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MultivaluedMap;
 
+import java.io.IOException;
+import java.io.InputStream;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -30,6 +33,7 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
     public static final String REQUEST_ID = "Request-Id";
     static final String REQUEST_ID_PROPERTY = "agentwallet.request_id";
     static final String RATE_LIMIT_PROPERTY = "agentwallet.rate_limit";
+    private static final long MAX_DISCARDED_BYTES = 1 << 20;
 
     private final IdGenerator ids;
     private final RateLimits limits;
@@ -93,5 +97,21 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
             }
         }
         headers.putSingle("Cache-Control", "no-store");
+        if (response.getStatus() >= 400 && !discardUnreadBody(request)) {
+            headers.putSingle("Connection", "close");
+        }
+    }
+
+    /**
+     * A request refused before its body was read (no key, too low a role, plain HTTP) still has the
+     * body on the wire. Reading it here keeps the keep-alive connection usable; a body too large to
+     * read for nothing closes the connection instead, and says so.
+     */
+    private static boolean discardUnreadBody(ContainerRequestContext request) {
+        try (InputStream body = request.getEntityStream()) {
+            return body == null || body.skip(MAX_DISCARDED_BYTES) < MAX_DISCARDED_BYTES && body.read() < 0;
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
     }
 }

@@ -55,14 +55,23 @@ public final class ApiServer {
     /** The server the test classes share; started on first use, stopped when the JVM exits. */
     public static synchronized ApiServer shared() {
         if (shared == null) {
-            shared = start();
+            shared = launch();
             Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
         }
         return shared;
     }
 
-    /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */
+    /**
+     * A server of the caller's own, with its configuration changed by {@code overrides}; stop it
+     * after. Overrides are JVM-wide system properties while that server runs, so the shared server
+     * is started first, lest it start later with another test's overrides.
+     */
     public static ApiServer start(ConfigOverride... overrides) {
+        shared();
+        return launch(overrides);
+    }
+
+    private static ApiServer launch(ConfigOverride... overrides) {
         Path data;
         try {
             data = Files.createTempDirectory("agent-wallet-api");
