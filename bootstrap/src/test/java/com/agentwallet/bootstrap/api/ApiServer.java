@@ -19,6 +19,7 @@ import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -38,40 +39,37 @@ public final class ApiServer {
     private final DropwizardTestSupport<ServiceConfiguration> support;
     private final Path data;
     private final List<DemoOrg> orgs;
+    private final SSLContext tls;
     private final ApiClient client;
 
-    private ApiServer(DropwizardTestSupport<ServiceConfiguration> support, Path data) {
+    private ApiServer(DropwizardTestSupport<ServiceConfiguration> support, Path data, List<ConfigOverride> overrides) {
         this.support = support;
         this.data = data;
         try {
             support.before();
         } catch (Exception e) {
             throw new IllegalStateException("the server did not start", e);
+        } finally {
+            // Overrides are JVM-wide system properties, read once while the configuration is built:
+            // left in place they would reach every later configuration (another server, a command).
+            overrides.forEach(ConfigOverride::removeFromSystemProperties);
         }
         this.orgs = readOrgs(data.resolve("demo-credentials.json"));
-        this.client = new ApiClient(httpsBase(), httpBase(), trusting(data.resolve("tls/localhost.p12")));
+        this.tls = trusting(data.resolve("tls/localhost.p12"));
+        this.client = new ApiClient(httpsBase(), httpBase(), tls);
     }
 
     /** The server the test classes share; started on first use, stopped when the JVM exits. */
     public static synchronized ApiServer shared() {
         if (shared == null) {
-            shared = launch();
+            shared = start();
             Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
         }
         return shared;
     }
 
-    /**
-     * A server of the caller's own, with its configuration changed by {@code overrides}; stop it
-     * after. Overrides are JVM-wide system properties while that server runs, so the shared server
-     * is started first, lest it start later with another test's overrides.
-     */
+    /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */
     public static ApiServer start(ConfigOverride... overrides) {
-        shared();
-        return launch(overrides);
-    }
-
-    private static ApiServer launch(ConfigOverride... overrides) {
         Path data;
         try {
             data = Files.createTempDirectory("agent-wallet-api");
@@ -83,7 +81,7 @@ public final class ApiServer {
         all.add(ConfigOverride.config("server.applicationConnectors[0].keyStorePath",
                 data.resolve("tls/localhost.p12").toString()));
         return new ApiServer(new DropwizardTestSupport<>(AgentWalletApplication.class,
-                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)), data);
+                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)), data, all);
     }
 
     public void stop() {
@@ -92,6 +90,14 @@ public final class ApiServer {
 
     public ApiClient client() {
         return client;
+    }
+
+    /**
+     * A raw TLS connection to the HTTPS connector, verified against the server's own certificate like
+     * {@link #client()}, for tests that must control the bytes and timing of a request.
+     */
+    public Socket openTlsSocket() throws IOException {
+        return tls.getSocketFactory().createSocket("localhost", port(HttpsConnectorFactory.class));
     }
 
     /** The first demo organisation; {@link #otherOrg()} is the second. */
