@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
+import static com.agentwallet.bootstrap.api.ApiAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The harness itself: the shared server answers over verified HTTPS, and refuses plain HTTP. */
@@ -24,7 +25,6 @@ class ApiSmokeTest {
         ApiResponse answer = server.client().call("POST", "/policies").key(server.org().adminKey())
                 .body(Map.of("name", "over http")).overPlainHttp().send();
 
-        assertThat(answer.status()).isEqualTo(403);
-        assertThat(answer.errorCode()).isEqualTo("https_required");
+        assertError(answer, 403, "https_required");
     }
 }
