@@ -14,6 +14,7 @@ import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookDispatcher;
 import com.agentwallet.core.webhook.WebhookService;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -97,10 +98,12 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                     injector.getInstance(ApiKeyService.class)).ensure(dataDirectory, baseUrl);
             LOG.info("Demo organisations and API keys: {}", credentials.toAbsolutePath());
         }
+        environment.lifecycle().manage(new WebhookWorkers(injector.getInstance(WebhookDispatcher.class),
+                configuration.getWebhooks()));
         environment.lifecycle().manage(new Clockwork(injector.getInstance(Settlement.class),
                 injector.getInstance(EscrowService.class), injector.getInstance(PaymentService.class),
-                injector.getInstance(WalletService.class), injector.getInstance(Reconciliation.class),
-                configuration.getClockwork()));
+                injector.getInstance(WalletService.class), injector.getInstance(ExportService.class),
+                injector.getInstance(Reconciliation.class), configuration.getClockwork()));
     }
 
     private static List<HttpsConnectorFactory> httpsConnectors(ServiceConfiguration configuration) {

@@ -1,6 +1,7 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.reconcile.Reconciliation;
@@ -21,16 +22,21 @@ import static java.util.Objects.requireNonNull;
  * The time-driven rules, run in the background while the server runs: ledger work left pending is
  * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
  * refunded, co-sign windows close, expired policies freeze their wallets, and the books are
- * reconciled with the ledger now and then. Each job's time comes from the injected clock.
+ * reconciled with the ledger now and then. Pending exports are generated on a thread of their own,
+ * so that a long file never delays the time-critical jobs. Each job's time comes from the injected
+ * clock.
  */
 public final class Clockwork implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Clockwork.class);
     private static final int BATCH = 500;
+    /** Export jobs generated per round: a round of long files must not starve the next check for new ones. */
+    private static final int EXPORT_BATCH = 10;
 
     private final Settlement settlement;
     private final EscrowService escrows;
     private final PaymentService payments;
     private final WalletService wallets;
+    private final ExportService exports;
     private final Reconciliation reconciliation;
     private final ServiceConfiguration.ClockworkSettings settings;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -38,13 +44,20 @@ public final class Clockwork implements Managed {
         thread.setDaemon(true);
         return thread;
     });
+    private final ScheduledExecutorService exportScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "clockwork-exports");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments, WalletService wallets,
-                     Reconciliation reconciliation, ServiceConfiguration.ClockworkSettings settings) {
+                     ExportService exports, Reconciliation reconciliation,
+                     ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
         this.wallets = requireNonNull(wallets, "wallets is null");
+        this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
         this.settings = requireNonNull(settings, "settings is null");
     }
@@ -54,6 +67,7 @@ public final class Clockwork implements Managed {
         run("recovery at start", () -> LOG.info("Resubmitted {} transactions left pending", settlement.recover(Duration.ZERO, BATCH)));
         long tick = settings.tick().toMillis();
         scheduler.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+        exportScheduler.scheduleWithFixedDelay(this::generateExports, tick, tick, TimeUnit.MILLISECONDS);
         long reconcile = settings.reconcileEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> run("reconciliation", this::reconcile), reconcile, reconcile,
                 TimeUnit.MILLISECONDS);
@@ -61,9 +75,11 @@ public final class Clockwork implements Managed {
 
     @Override
     public void stop() throws InterruptedException {
-        scheduler.shutdown();
-        if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
-            scheduler.shutdownNow();
+        for (ScheduledExecutorService executor : new ScheduledExecutorService[] {scheduler, exportScheduler}) {
+            executor.shutdown();
+            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
         }
     }
 
@@ -73,6 +89,11 @@ public final class Clockwork implements Managed {
         run("escrow timeouts", () -> escrows.refundTimedOut(BATCH));
         run("co-sign expiry", () -> payments.expireCoSigns(BATCH));
         run("policy expiry", () -> wallets.freezeExpired(BATCH));
+    }
+
+    /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */
+    void generateExports() {
+        run("export generation", () -> exports.generatePending(EXPORT_BATCH));
     }
 
     private void reconcile() {

@@ -2,6 +2,11 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
+import com.agentwallet.adapters.http.export.CsvExportWriter;
+import com.agentwallet.adapters.http.export.JsonExportWriter;
+import com.agentwallet.adapters.http.json.ApiJson;
+import com.agentwallet.adapters.http.webhook.HttpWebhookTransport;
+import com.agentwallet.adapters.http.webhook.ReceiverTls;
 import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.auth.ApiKeyService;
@@ -23,15 +28,19 @@ import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookDispatcher;
 import com.agentwallet.core.webhook.WebhookService;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import io.dropwizard.jackson.Jackson;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
@@ -168,8 +177,18 @@ public final class CoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ExportService exports(Storage storage, IdGenerator ids, Clock clock) {
-        return new ExportService(storage, ids, clock);
+    WebhookDispatcher dispatcher(Storage storage, ReceiverGuard receivers, Clock clock) {
+        return new WebhookDispatcher(storage, new HttpWebhookTransport(
+                ReceiverTls.of(configuration.getWebhooks().acceptSelfSignedReceivers()), new ObjectMapper()),
+                receivers, clock);
+    }
+
+    @Provides
+    @Singleton
+    ExportService exports(Storage storage, EventPublisher events, IdGenerator ids, Clock clock) {
+        return new ExportService(storage, events, new LocalExportFiles(dataDirectory().resolve("exports")),
+                List.of(new CsvExportWriter(), new JsonExportWriter(ApiJson.configure(Jackson.newObjectMapper()))),
+                ids, clock);
     }
 
     @Provides

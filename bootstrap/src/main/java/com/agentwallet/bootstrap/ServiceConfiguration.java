@@ -255,13 +255,37 @@ public class ServiceConfiguration extends Configuration {
         }
     }
 
-    /** The development switch for webhook receivers on private addresses; off unless the configuration turns it on. */
+    /**
+     * Webhook delivery: how many deliveries run at once, how often idle workers look for due ones,
+     * and two development switches (receivers on private addresses, self-signed receiver
+     * certificates), both off unless the configuration turns them on.
+     */
     public static class WebhookSettings {
+        @Min(1)
+        @JsonProperty
+        private int workers = 4;
+        @NotNull
+        @JsonProperty
+        private Duration pollInterval = Duration.milliseconds(200);
         @JsonProperty
         private boolean allowPrivateReceivers;
+        @JsonProperty
+        private boolean acceptSelfSignedReceivers;
+
+        public int workers() {
+            return workers;
+        }
+
+        public java.time.Duration pollInterval() {
+            return pollInterval.toJavaDuration();
+        }
 
         public boolean allowPrivateReceivers() {
             return allowPrivateReceivers;
+        }
+
+        public boolean acceptSelfSignedReceivers() {
+            return acceptSelfSignedReceivers;
         }
     }
 }

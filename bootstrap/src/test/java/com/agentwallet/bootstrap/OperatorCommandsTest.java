@@ -7,6 +7,7 @@ import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
@@ -108,7 +109,8 @@ class OperatorCommandsTest {
         Escrow escrow = escrows.list(org, EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
         Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
                 injector.getInstance(PaymentService.class), injector.getInstance(WalletService.class),
-                injector.getInstance(Reconciliation.class), configuration.getClockwork());
+                injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
+                configuration.getClockwork());
 
         clockwork.tick();
         assertThat(escrows.get(org, escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);

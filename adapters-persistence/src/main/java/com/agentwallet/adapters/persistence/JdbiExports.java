@@ -43,8 +43,24 @@ final class JdbiExports implements ExportStore {
 
     @Override
     public List<ExportJob> pending(int limit) {
-        return handle.createQuery("SELECT * FROM export_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT :limit")
-                .bind("limit", limit).map(ROW).list();
+        return pending(limit, "");
+    }
+
+    /** {@code SKIP LOCKED}: a job another generator holds is passed over, not waited for. */
+    @Override
+    public List<ExportJob> claimPending(int limit) {
+        return pending(limit, " FOR NO KEY UPDATE SKIP LOCKED");
+    }
+
+    @Override
+    public Optional<ExportJob> claim(ExportId id) {
+        return handle.createQuery("SELECT * FROM export_jobs WHERE id = :id AND status = 'pending' "
+                + "FOR NO KEY UPDATE SKIP LOCKED").bind("id", id.value()).map(ROW).findOne();
+    }
+
+    private List<ExportJob> pending(int limit, String lock) {
+        return handle.createQuery("SELECT * FROM export_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT :limit"
+                + lock).bind("limit", limit).map(ROW).list();
     }
 
     @Override

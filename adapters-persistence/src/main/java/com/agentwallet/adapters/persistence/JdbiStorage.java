@@ -2,6 +2,7 @@ package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.EscrowStore;
+import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.IdempotencyStore;
@@ -59,6 +60,7 @@ public final class JdbiStorage implements Storage {
         private final WebhookStore webhooks;
         private final ExportStore exports;
         private final EventOutbox outbox;
+        private final DeliveryStore deliveries;
 
         HandleStores(Handle handle) {
             organisations = new JdbiOrganisations(handle);
@@ -74,6 +76,7 @@ public final class JdbiStorage implements Storage {
             webhooks = new JdbiWebhooks(handle);
             exports = new JdbiExports(handle);
             outbox = new JdbiSmallStores.Outbox(handle);
+            deliveries = new JdbiDeliveries(handle);
         }
 
         public OrganisationStore organisations() {
@@ -126,6 +129,11 @@ public final class JdbiStorage implements Storage {
 
         public EventOutbox outbox() {
             return outbox;
+        }
+
+        @Override
+        public DeliveryStore deliveries() {
+            return deliveries;
         }
     }
 }

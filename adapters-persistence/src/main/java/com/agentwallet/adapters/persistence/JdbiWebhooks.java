@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 final class JdbiWebhooks implements WebhookStore {
-    private static final RowMapper<Webhook> ROW = (rs, ctx) -> new Webhook(new WebhookId(rs.getString("id")),
+    static final RowMapper<Webhook> ROW = (rs, ctx) -> new Webhook(new WebhookId(rs.getString("id")),
             new OrgId(rs.getString("org_id")), rs.getString("url"),
             new Subscription(rs.getBoolean("all_events"), Rows.strings(rs, "events").stream()
                     .map(name -> EventType.fromWire(name).orElseThrow())

@@ -27,6 +27,11 @@ final class Json {
         });
     }
 
+    static Map<String, Object> readMap(String json) {
+        return read(json, new TypeReference<>() {
+        });
+    }
+
     private static <T> T read(String json, TypeReference<T> type) {
         try {
             return MAPPER.readValue(json, type);

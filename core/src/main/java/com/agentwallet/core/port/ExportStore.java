@@ -16,5 +16,14 @@ public interface ExportStore {
     /** Pending jobs of every organisation, oldest first: the generator's queue. */
     List<ExportJob> pending(int limit);
 
+    /**
+     * Like {@link #pending}, but each job returned is locked until the transaction ends, and jobs
+     * another transaction holds are skipped: two generators sharing the books never take one job.
+     */
+    List<ExportJob> claimPending(int limit);
+
+    /** The job, locked until the transaction ends, if it is still pending and no other transaction holds it. */
+    Optional<ExportJob> claim(ExportId id);
+
     void update(ExportJob job);
 }

@@ -27,4 +27,6 @@ public interface Stores {
     ExportStore exports();
 
     EventOutbox outbox();
+
+    DeliveryStore deliveries();
 }

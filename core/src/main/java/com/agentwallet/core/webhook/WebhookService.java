@@ -12,6 +12,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WebhookId;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.Stores;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -63,8 +64,8 @@ public final class WebhookService {
 
     /**
      * Applies a PATCH. The only status a user may set is {@code active}: on a degraded webhook it
-     * re-enables it, on an active one it changes nothing (clients repeat it to make sure). A patch
-     * that changes nothing writes nothing.
+     * re-enables it and requeues what exhausted its attempts, on an active one it changes nothing
+     * (clients repeat it to make sure). A patch that changes nothing writes nothing.
      */
     public Result<Webhook> update(OrgId orgId, WebhookId webhookId, Optional<String> url,
                                   Optional<Collection<String>> eventNames, Optional<WebhookStatus> status) {
@@ -81,6 +82,7 @@ public final class WebhookService {
                             subscription.orElse(current.subscription()), now);
                     if (status.isPresent() && current.status() == WebhookStatus.DEGRADED) {
                         changed = WebhookMachine.apply(changed, WebhookMachine.Command.REENABLE, now).value().state();
+                        requeueExhausted(stores, webhookId, now);
                     }
                     if (changed.url().equals(current.url()) && changed.subscription().equals(current.subscription())
                             && changed.status() == current.status()) {
@@ -89,6 +91,14 @@ public final class WebhookService {
                     stores.webhooks().update(changed);
                     return changed;
                 }));
+    }
+
+    /** Re-enabling delivers what waited: exhausted deliveries start a fresh schedule, due at once. */
+    private static void requeueExhausted(Stores stores, WebhookId webhookId, Instant now) {
+        for (Delivery exhausted : stores.deliveries().exhausted(webhookId)) {
+            stores.deliveries().update(DeliveryMachine.apply(exhausted, DeliveryMachine.Command.REQUEUE, now)
+                    .value().state());
+        }
     }
 
     /** Soft-deletes the webhook: it is found no more and receives nothing, its history stays. */

@@ -30,6 +30,8 @@ public class CoreServices {
     /** The receivers webhooks may use: all, until a test refuses a host. */
     public final FakeReceiverGuard receivers = new FakeReceiverGuard();
     public final WebhookService webhooks;
+    /** Where export files go: memory, until a test breaks the disk. */
+    public final FakeExportFiles exportFiles = new FakeExportFiles();
     public final ExportService exports;
 
     public CoreServices(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids, CoreSettings settings) {
@@ -43,6 +45,6 @@ public class CoreServices {
         payments = new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
         webhooks = new WebhookService(storage, receivers, events, ids, clock);
-        exports = new ExportService(storage, ids, clock);
+        exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, clock);
     }
 }

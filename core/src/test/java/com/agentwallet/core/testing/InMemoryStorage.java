@@ -1,4 +1,12 @@
 package com.agentwallet.core.testing;
+import java.util.Collection;
+import com.agentwallet.core.webhook.WebhookStatus;
+import com.agentwallet.core.webhook.StoredEvent;
+import com.agentwallet.core.webhook.DueDelivery;
+import com.agentwallet.core.webhook.DeliveryStatus;
+import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.port.DeliveryStore;
+import com.agentwallet.core.id.EventId;
 
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.common.Cursor;
@@ -87,6 +95,9 @@ public final class InMemoryStorage implements Storage {
     private final Map<WebhookId, Instant> webhooksDeleted = new HashMap<>();
     private final List<DeliveryAttempt> attempts = new ArrayList<>();
     private final Map<ExportId, ExportJob> exports = new LinkedHashMap<>();
+    private final Map<EventId, Boolean> fannedOut = new HashMap<>();
+    /** Keyed by event and webhook, in the order they were scheduled. */
+    private final Map<List<Object>, Delivery> deliveries = new LinkedHashMap<>();
 
     private final Stores stores = new BoundStores();
 
@@ -170,6 +181,7 @@ public final class InMemoryStorage implements Storage {
         private final WebhookStore webhookStore = new Webhooks();
         private final ExportStore exportStore = new Exports();
         private final EventOutbox eventOutbox = event -> append(outbox, event);
+        private final DeliveryStore deliveryStore = new Deliveries();
 
         public OrganisationStore organisations() {
             return organisationStore;
@@ -222,6 +234,84 @@ public final class InMemoryStorage implements Storage {
         public EventOutbox outbox() {
             return eventOutbox;
         }
+
+        public DeliveryStore deliveries() {
+            return deliveryStore;
+        }
+    }
+
+    private final class Deliveries implements DeliveryStore {
+        public boolean lockFanOut() {
+            return true;
+        }
+
+        public List<StoredEvent> unfanned(int limit) {
+            return outbox.stream().filter(event -> !fannedOut.containsKey(event.id())).limit(limit)
+                    .map(InMemoryStorage::stored).toList();
+        }
+
+        public void markFannedOut(Collection<EventId> events) {
+            events.forEach(id -> put(fannedOut, id, true));
+        }
+
+        public List<Webhook> liveWebhooks(OrgId orgId) {
+            return webhooks.values().stream()
+                    .filter(webhook -> webhook.orgId().equals(orgId) && !webhooksDeleted.containsKey(webhook.id()))
+                    .toList();
+        }
+
+        public void schedule(Delivery delivery) {
+            List<Object> key = List.of(delivery.eventId(), delivery.webhookId());
+            if (!deliveries.containsKey(key)) {
+                put(deliveries, key, delivery);
+            }
+        }
+
+        public List<DueDelivery> claimDue(Instant now, int limit) {
+            return deliveries.values().stream()
+                    .filter(delivery -> delivery.status() == DeliveryStatus.SCHEDULED
+                            && !delivery.nextAttemptAt().orElseThrow().isAfter(now))
+                    .filter(delivery -> webhooks.get(delivery.webhookId()).status() == WebhookStatus.ACTIVE
+                            && !webhooksDeleted.containsKey(delivery.webhookId()))
+                    .filter(delivery -> !waitsForAnEarlierEvent(delivery))
+                    .sorted(Comparator.comparing((Delivery delivery) -> delivery.nextAttemptAt().orElseThrow())
+                            .thenComparing(delivery -> outboxIndex(delivery.eventId())))
+                    .limit(limit)
+                    .map(delivery -> new DueDelivery(delivery, webhooks.get(delivery.webhookId()),
+                            stored(outbox.get(outboxIndex(delivery.eventId())))))
+                    .toList();
+        }
+
+        public void update(Delivery delivery) {
+            put(deliveries, List.of(delivery.eventId(), delivery.webhookId()), delivery);
+        }
+
+        public List<Delivery> exhausted(WebhookId webhookId) {
+            return deliveries.values().stream().filter(delivery -> delivery.webhookId().equals(webhookId)
+                    && delivery.status() == DeliveryStatus.EXHAUSTED).toList();
+        }
+
+        private boolean waitsForAnEarlierEvent(Delivery delivery) {
+            int index = outboxIndex(delivery.eventId());
+            Optional<WalletId> wallet = outbox.get(index).event().walletId();
+            return wallet.isPresent() && deliveries.values().stream().anyMatch(other ->
+                    other.webhookId().equals(delivery.webhookId()) && other.status() != DeliveryStatus.DELIVERED
+                            && outboxIndex(other.eventId()) < index
+                            && outbox.get(outboxIndex(other.eventId())).event().walletId().equals(wallet));
+        }
+
+        private int outboxIndex(EventId eventId) {
+            for (int i = 0; i < outbox.size(); i++) {
+                if (outbox.get(i).id().equals(eventId)) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no event " + eventId + " in the outbox");
+        }
+    }
+
+    private static StoredEvent stored(OutboxEvent event) {
+        return new StoredEvent(event.id(), event.event().orgId(), event.event().type(), event.body(), event.createdAt());
     }
 
     private final class Organisations implements OrganisationStore {
@@ -644,6 +734,15 @@ public final class InMemoryStorage implements Storage {
                     .sorted(Comparator.comparing(ExportJob::createdAt))
                     .limit(limit)
                     .toList();
+        }
+
+        /** Transactions run one at a time here, so no job is ever held by another. */
+        public List<ExportJob> claimPending(int limit) {
+            return pending(limit);
+        }
+
+        public Optional<ExportJob> claim(ExportId id) {
+            return Optional.ofNullable(exports.get(id)).filter(j -> j.status() == ExportStatus.PENDING);
         }
 
         public void update(ExportJob job) {

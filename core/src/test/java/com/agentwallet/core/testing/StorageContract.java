@@ -1271,6 +1271,21 @@ public abstract class StorageContract {
         assertThat(txList(s -> s.exports().pending(2))).containsExactly(oldest, middle);
     }
 
+    @Test
+    void claimingTakesPendingJobsOldestFirstAndAJobStillPendingById() {
+        Organisation org = givenOrg();
+        ExportJob newer = givenExport(org.id(), T0.plusSeconds(10));
+        ExportJob older = givenExport(org.id(), T0);
+        ExportJob done = givenExport(org.id(), T0.minusSeconds(10));
+        write(s -> s.exports().update(done.failed(T0)));
+
+        assertThat(txList(s -> s.exports().claimPending(1))).containsExactly(older);
+        assertThat(txList(s -> s.exports().claimPending(10))).containsExactly(older, newer);
+        assertThat(txOptional(s -> s.exports().claim(newer.id()))).contains(newer);
+        assertThat(txOptional(s -> s.exports().claim(done.id()))).isEmpty();
+        assertThat(txOptional(s -> s.exports().claim(ids.export()))).isEmpty();
+    }
+
     // ---------------------------------------------------------------- helpers: transactions
 
     /** A read in a transaction of its own (after the writes it checks have committed). */

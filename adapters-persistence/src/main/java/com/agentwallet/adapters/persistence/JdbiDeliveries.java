@@ -1,0 +1,132 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.common.WireNamed;
+import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.id.EventId;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.port.DeliveryStore;
+import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.webhook.DeliveryStatus;
+import com.agentwallet.core.webhook.DueDelivery;
+import com.agentwallet.core.webhook.StoredEvent;
+import com.agentwallet.core.webhook.Webhook;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Deliveries on PostgreSQL. Fan-out is one process at a time (a transaction-scoped advisory lock);
+ * due deliveries are claimed {@code FOR UPDATE SKIP LOCKED}, so servers sharing the database never
+ * attempt the same delivery at once.
+ */
+final class JdbiDeliveries implements DeliveryStore {
+    /** The advisory lock key of the fan-out: any constant no other lock of the service uses. */
+    private static final long FAN_OUT_LOCK = 0x5741_4C4C_4F55_5401L;
+
+    private static final RowMapper<StoredEvent> EVENT = (rs, ctx) -> new StoredEvent(
+            new EventId(rs.getString("event_id")), new OrgId(rs.getString("event_org_id")),
+            EventType.fromWire(rs.getString("event_type")).orElseThrow(), Json.readMap(rs.getString("event_body")),
+            Rows.instant(rs, "event_created_at"));
+
+    private static final RowMapper<Delivery> DELIVERY = (rs, ctx) -> new Delivery(
+            new EventId(rs.getString("delivery_event_id")), new WebhookId(rs.getString("delivery_webhook_id")),
+            WireNamed.parse(DeliveryStatus.class, rs.getString("delivery_status"), "status"),
+            rs.getInt("delivery_attempts"), Rows.instant(rs, "delivery_schedule_start"),
+            Rows.optionalInstant(rs, "delivery_next_attempt_at"));
+
+    private static final String EVENT_COLUMNS = "e.id AS event_id, e.org_id AS event_org_id, e.type AS event_type, "
+            + "e.body::text AS event_body, e.created_at AS event_created_at";
+    private static final String DELIVERY_COLUMNS = "d.event_id AS delivery_event_id, "
+            + "d.webhook_id AS delivery_webhook_id, d.status AS delivery_status, d.attempts AS delivery_attempts, "
+            + "d.schedule_start AS delivery_schedule_start, d.next_attempt_at AS delivery_next_attempt_at";
+
+    private final Handle handle;
+
+    JdbiDeliveries(Handle handle) {
+        this.handle = handle;
+    }
+
+    @Override
+    public boolean lockFanOut() {
+        return handle.createQuery("SELECT pg_try_advisory_xact_lock(:key)").bind("key", FAN_OUT_LOCK)
+                .mapTo(Boolean.class).one();
+    }
+
+    @Override
+    public List<StoredEvent> unfanned(int limit) {
+        return handle.createQuery("SELECT " + EVENT_COLUMNS + " FROM outbox_events e WHERE NOT e.fanned_out "
+                        + "ORDER BY e.seq LIMIT :limit")
+                .bind("limit", limit).map(EVENT).list();
+    }
+
+    @Override
+    public void markFannedOut(Collection<EventId> events) {
+        if (!events.isEmpty()) {
+            handle.createUpdate("UPDATE outbox_events SET fanned_out = true WHERE id IN (<ids>)")
+                    .bindList("ids", events.stream().map(EventId::value).toList()).execute();
+        }
+    }
+
+    @Override
+    public List<Webhook> liveWebhooks(OrgId orgId) {
+        return handle.createQuery("SELECT * FROM webhooks WHERE org_id = :org AND deleted_at IS NULL ORDER BY created_at")
+                .bind("org", orgId.value()).map(JdbiWebhooks.ROW).list();
+    }
+
+    @Override
+    public void schedule(Delivery delivery) {
+        handle.createUpdate("INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, schedule_start, "
+                        + "next_attempt_at) VALUES (:event, :webhook, :status, :attempts, :start, :next) "
+                        + "ON CONFLICT (event_id, webhook_id) DO NOTHING")
+                .bind("event", delivery.eventId().value())
+                .bind("webhook", delivery.webhookId().value())
+                .bind("status", delivery.status().wireName())
+                .bind("attempts", delivery.attemptsMade())
+                .bind("start", Rows.timestamp(delivery.scheduleStart()))
+                .bind("next", Rows.timestamp(delivery.nextAttemptAt()))
+                .execute();
+    }
+
+    @Override
+    public List<DueDelivery> claimDue(Instant now, int limit) {
+        return handle.createQuery("SELECT w.*, " + EVENT_COLUMNS + ", " + DELIVERY_COLUMNS
+                        + " FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id "
+                        + "JOIN webhooks w ON w.id = d.webhook_id "
+                        + "WHERE d.status = 'scheduled' AND d.next_attempt_at <= :now "
+                        + "AND w.status = 'active' AND w.deleted_at IS NULL "
+                        + "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier "
+                        + "  JOIN outbox_events before ON before.id = earlier.event_id "
+                        + "  WHERE earlier.webhook_id = d.webhook_id AND earlier.status <> 'delivered' "
+                        + "  AND before.wallet_id = e.wallet_id AND before.seq < e.seq) "
+                        + "ORDER BY d.next_attempt_at, e.seq LIMIT :limit FOR UPDATE OF d SKIP LOCKED")
+                .bind("now", Rows.timestamp(now))
+                .bind("limit", limit)
+                .map((rs, ctx) -> new DueDelivery(DELIVERY.map(rs, ctx), JdbiWebhooks.ROW.map(rs, ctx),
+                        EVENT.map(rs, ctx)))
+                .list();
+    }
+
+    @Override
+    public void update(Delivery delivery) {
+        handle.createUpdate("UPDATE webhook_deliveries SET status = :status, attempts = :attempts, "
+                        + "schedule_start = :start, next_attempt_at = :next WHERE event_id = :event AND webhook_id = :webhook")
+                .bind("event", delivery.eventId().value())
+                .bind("webhook", delivery.webhookId().value())
+                .bind("status", delivery.status().wireName())
+                .bind("attempts", delivery.attemptsMade())
+                .bind("start", Rows.timestamp(delivery.scheduleStart()))
+                .bind("next", Rows.timestamp(delivery.nextAttemptAt()))
+                .execute();
+    }
+
+    @Override
+    public List<Delivery> exhausted(WebhookId webhookId) {
+        return handle.createQuery("SELECT " + DELIVERY_COLUMNS + " FROM webhook_deliveries d "
+                        + "WHERE d.webhook_id = :webhook AND d.status = 'exhausted'")
+                .bind("webhook", webhookId.value()).map(DELIVERY).list();
+    }
+}

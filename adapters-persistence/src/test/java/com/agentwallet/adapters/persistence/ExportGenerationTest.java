@@ -1,0 +1,251 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.event.EventPublisher;
+import com.agentwallet.core.export.ExportFormat;
+import com.agentwallet.core.export.ExportJob;
+import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.export.ExportStatus;
+import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.port.ExportWriter;
+import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.CoreServices;
+import com.agentwallet.core.testing.FakeExportFiles;
+import com.agentwallet.core.testing.FakeExportWriter;
+import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static com.agentwallet.adapters.persistence.PgBooks.events;
+import static com.agentwallet.adapters.persistence.PgBooks.number;
+import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
+import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The export generator on PostgreSQL: two server processes (two pools on one database) share the
+ * pending jobs through {@code FOR NO KEY UPDATE SKIP LOCKED} and never generate one job twice.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ExportGenerationTest {
+    private static final int JOBS = 12;
+
+    private static HikariDataSource pool;
+    private static HikariDataSource otherProcess;
+    private static Jdbi jdbi;
+
+    private final MutableClock clock = MutableClock.atTestEpoch();
+    private final FakeExportFiles files = new FakeExportFiles();
+    private CoreServices core;
+    private OrgId org;
+
+    @BeforeAll
+    static void createDatabase() {
+        pool = TestDatabase.fresh(4);
+        otherProcess = PgBooks.reopen(pool, 4);
+        jdbi = Postgres.jdbi(pool);
+    }
+
+    @AfterAll
+    static void closeDatabase() {
+        otherProcess.close();
+        pool.close();
+    }
+
+    @BeforeEach
+    void anOrganisationWithAHistory() {
+        TestDatabase.truncateAll(pool);
+        core = PgBooks.services(new JdbiStorage(jdbi), new FakeLedger(), clock, 61);
+        org = PgBooks.organisation(core, "1000");
+        FundedWallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "100");
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            core.payments.pay(paymentFrom(wallet).to(Addresses.external("payee")).amount("0.01").build()).value();
+        }
+    }
+
+    @Test
+    void twoProcessesGeneratingAtOnceGenerateEveryJobExactlyOnce() throws Exception {
+        List<ExportJob> jobs = requests(JOBS);
+        ExportService one = generator(new JdbiStorage(jdbi), 1, slow(FakeExportWriter::new));
+        ExportService two = generator(new JdbiStorage(Postgres.jdbi(otherProcess)), 2, slow(FakeExportWriter::new));
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Integer> byOne = threads.submit(() -> {
+                start.await();
+                return one.generatePending(JOBS);
+            });
+            Future<Integer> byTwo = threads.submit(() -> {
+                start.await();
+                return two.generatePending(JOBS);
+            });
+            start.countDown();
+
+            assertThat(byOne.get(60, TimeUnit.SECONDS) + byTwo.get(60, TimeUnit.SECONDS)).isEqualTo(JOBS);
+            assertThat(byOne.get()).isPositive();
+            assertThat(byTwo.get()).isPositive();
+        } finally {
+            threads.shutdownNow();
+        }
+        for (ExportJob job : jobs) {
+            ExportJob ready = core.exports.get(org, job.id()).value();
+            assertThat(ready.status()).isEqualTo(ExportStatus.READY);
+            assertThat(ready.rowCount()).contains(6L);
+            assertThat(files.creations(job.id())).as("files started for " + job.id()).isEqualTo(1);
+            assertThat(events(jdbi, "export.ready", "export_id", job.id().value())).isEqualTo(1);
+        }
+        assertThat(number(jdbi, "SELECT count(*) FROM export_jobs WHERE status = 'pending'")).isZero();
+    }
+
+    @Test
+    void aJobAnotherProcessHoldsIsSkippedNotAwaited() throws Exception {
+        List<ExportJob> jobs = requests(3);
+        ExportService generator = generator(new JdbiStorage(jdbi), 1, FakeExportWriter::new);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService holder = Executors.newSingleThreadExecutor();
+        try {
+            Future<Optional<ExportJob>> holding = holder.submit(() -> new JdbiStorage(Postgres.jdbi(otherProcess))
+                    .inTransaction(stores -> {
+                        Optional<ExportJob> claimed = stores.exports().claimPending(1).stream().findFirst();
+                        held.countDown();
+                        await(release);
+                        return claimed;
+                    }));
+            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(generator.generatePending(10)).isEqualTo(2);
+
+            assertThat(status(jobs.get(0))).isEqualTo(ExportStatus.PENDING);
+            assertThat(status(jobs.get(1))).isEqualTo(ExportStatus.READY);
+            assertThat(status(jobs.get(2))).isEqualTo(ExportStatus.READY);
+            release.countDown();
+            assertThat(holding.get(30, TimeUnit.SECONDS)).contains(jobs.get(0));
+        } finally {
+            release.countDown();
+            holder.shutdownNow();
+        }
+        assertThat(generator.generatePending(10)).isEqualTo(1);
+        assertThat(status(jobs.get(0))).isEqualTo(ExportStatus.READY);
+    }
+
+    @Test
+    void aWriterFailingHalfwayMakesTheJobFailedWithNoFileAndNoEvent() {
+        ExportJob job = requests(1).get(0);
+        ExportService generator = generator(new JdbiStorage(jdbi), 1, format -> new ExportWriter() {
+            public ExportFormat format() {
+                return format;
+            }
+
+            public Rows begin(OutputStream out) {
+                Rows rows = new FakeExportWriter(format).begin(out);
+                return new Rows() {
+                    private int written;
+
+                    public void row(Transaction transaction) {
+                        if (++written == 3) {
+                            throw new UncheckedIOException(new IOException("No space left on device"));
+                        }
+                        rows.row(transaction);
+                    }
+
+                    public void end() {
+                        rows.end();
+                    }
+                };
+            }
+        });
+
+        assertThat(generator.generatePending(10)).isEqualTo(1);
+
+        ExportJob failed = core.exports.get(org, job.id()).value();
+        assertThat(failed.status()).isEqualTo(ExportStatus.FAILED);
+        assertThat(failed.completedAt()).isPresent();
+        assertThat(failed.filePath()).isEmpty();
+        assertThat(files.content(job.id())).isEmpty();
+        assertThat(files.unfinished()).isEmpty();
+        assertThat(events(jdbi, "export.ready", "export_id", job.id().value())).isZero();
+    }
+
+    private List<ExportJob> requests(int count) {
+        List<ExportJob> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            clock.advance(Duration.ofMillis(1));
+            jobs.add(core.exports.request(org, ExportFormat.values()[i % 2], Optional.empty(), Optional.empty(),
+                    Optional.empty()).value());
+        }
+        return jobs;
+    }
+
+    /** A generator of its own process: its own storage and ids, the shared files and clock. */
+    private ExportService generator(Storage storage, long seed, Function<ExportFormat, ExportWriter> writer) {
+        IdGenerator ids = new RandomIdGenerator(new Random(seed * 1_000_003));
+        return new ExportService(storage, new EventPublisher(ids, clock), files,
+                Arrays.stream(ExportFormat.values()).map(writer).toList(), ids, clock);
+    }
+
+    /** Writers that take a while to start a file, so that two generators overlap. */
+    private static Function<ExportFormat, ExportWriter> slow(Function<ExportFormat, ExportWriter> writers) {
+        return format -> new ExportWriter() {
+            public ExportFormat format() {
+                return format;
+            }
+
+            public Rows begin(OutputStream out) {
+                sleep(Duration.ofMillis(40));
+                return writers.apply(format).begin(out);
+            }
+        };
+    }
+
+    private ExportStatus status(ExportJob job) {
+        return core.exports.get(org, job.id()).value().status();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

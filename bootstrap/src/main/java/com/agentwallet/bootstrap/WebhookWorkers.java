@@ -1,0 +1,83 @@
+package com.agentwallet.bootstrap;
+
+import com.agentwallet.core.webhook.WebhookDispatcher;
+import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Webhook delivery in the background, apart from the clockwork so that slow receivers delay no
+ * refund or expiry. Each worker fans new events out (one worker at a time gets to), then attempts
+ * due deliveries until none is left, then waits a poll interval. A failure is logged and the
+ * worker goes on; the delivery it was on stays scheduled.
+ */
+final class WebhookWorkers implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookWorkers.class);
+    private static final int FAN_OUT_BATCH = 500;
+
+    private final WebhookDispatcher dispatcher;
+    private final ServiceConfiguration.WebhookSettings settings;
+    private final ExecutorService workers;
+    private volatile boolean running = true;
+
+    WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings) {
+        this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        this.workers = Executors.newFixedThreadPool(settings.workers(), runnable -> {
+            Thread thread = new Thread(runnable, "webhook-delivery");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public void start() {
+        for (int i = 0; i < settings.workers(); i++) {
+            workers.execute(this::work);
+        }
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        running = false;
+        workers.shutdown();
+        if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+            workers.shutdownNow();
+        }
+    }
+
+    private void work() {
+        while (running) {
+            try {
+                dispatcher.fanOut(FAN_OUT_BATCH);
+                boolean attempted = false;
+                while (running && dispatcher.deliverNext()) {
+                    attempted = true;
+                }
+                if (!attempted) {
+                    Thread.sleep(settings.pollInterval().toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("Webhook delivery failed; the worker goes on", e);
+                sleepAfterFailure();
+            }
+        }
+    }
+
+    private void sleepAfterFailure() {
+        try {
+            Thread.sleep(settings.pollInterval().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package com.agentwallet.bootstrap.api;
+
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+/**
+ * A real HTTPS receiver on this machine, with the test server's own self-signed certificate: it
+ * records every POST (signature header and raw body) and answers with the status it is told to.
+ */
+final class WebhookReceiver implements AutoCloseable {
+    /** One POST as it arrived. */
+    record Received(String signature, String body) {
+    }
+
+    private final HttpsServer server;
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private volatile int status = 200;
+
+    WebhookReceiver(Path keyStore, String password) {
+        try {
+            server = HttpsServer.create(new InetSocketAddress("localhost", 0), 0);
+            server.setHttpsConfigurator(new HttpsConfigurator(tls(keyStore, password)));
+            server.createContext("/hook", exchange -> {
+                try (InputStream in = exchange.getRequestBody()) {
+                    received.add(new Received(exchange.getRequestHeaders().getFirst("Service-Signature"),
+                            new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+                }
+                exchange.sendResponseHeaders(status, -1);
+                exchange.close();
+            });
+            server.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("the receiver did not start", e);
+        }
+    }
+
+    String url() {
+        return "https://localhost:" + server.getAddress().getPort() + "/hook";
+    }
+
+    void answer(int statusCode) {
+        status = statusCode;
+    }
+
+    List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    /** Waits, at most {@code limit}, until a POST matching {@code wanted} arrived; answers it. */
+    Received await(Predicate<Received> wanted, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Received post : received) {
+                if (wanted.test(post)) {
+                    return post;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no matching delivery within " + limit + "; received " + received);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    private static SSLContext tls(Path keyStore, String password) {
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password.toCharArray());
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, password.toCharArray());
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), null, null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot serve TLS with " + keyStore, e);
+        }
+    }
+}

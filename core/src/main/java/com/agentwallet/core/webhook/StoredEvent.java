@@ -1,0 +1,33 @@
+package com.agentwallet.core.webhook;
+
+import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.id.EventId;
+import com.agentwallet.core.id.OrgId;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An event of the outbox as the dispatcher reads it back: its delivered body ({@code event}, {@code id},
+ * {@code created_at} and the payload fields) and what fan-out needs to choose its receivers.
+ */
+public record StoredEvent(EventId id, OrgId orgId, EventType type, Map<String, Object> body, Instant createdAt) {
+    public StoredEvent {
+        requireNonNull(id, "id is null");
+        requireNonNull(orgId, "orgId is null");
+        requireNonNull(type, "type is null");
+        body = Map.copyOf(body);
+        requireNonNull(createdAt, "createdAt is null");
+    }
+
+    /** Whether this event goes to the webhook: a ping only to the webhook it tests, others by subscription. */
+    public boolean isFor(Webhook webhook) {
+        if (type == EventType.PING) {
+            return webhook.id().value().equals(body.get("webhook_id"));
+        }
+        return webhook.subscription().includes(type) && !webhook.createdAt().isAfter(createdAt);
+    }
+}
