@@ -93,8 +93,10 @@ class ExportGenerationTest {
     @Test
     void twoProcessesGeneratingAtOnceGenerateEveryJobExactlyOnce() throws Exception {
         List<ExportJob> jobs = requests(JOBS);
-        ExportService one = generator(new JdbiStorage(jdbi), 1, slow(FakeExportWriter::new));
-        ExportService two = generator(new JdbiStorage(Postgres.jdbi(otherProcess)), 2, slow(FakeExportWriter::new));
+        CountDownLatch bothWriting = new CountDownLatch(2);
+        ExportService one = generator(new JdbiStorage(jdbi), 1, overlapping(bothWriting, FakeExportWriter::new));
+        ExportService two = generator(new JdbiStorage(Postgres.jdbi(otherProcess)), 2,
+                overlapping(bothWriting, FakeExportWriter::new));
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
@@ -211,15 +213,20 @@ class ExportGenerationTest {
                 Arrays.stream(ExportFormat.values()).map(writer).toList(), ids, clock);
     }
 
-    /** Writers that take a while to start a file, so that two generators overlap. */
-    private static Function<ExportFormat, ExportWriter> slow(Function<ExportFormat, ExportWriter> writers) {
+    /**
+     * Writers whose first file waits until the other generator is writing one too, so the two
+     * generators certainly hold a job each at the same moment; later files go straight through.
+     */
+    private static Function<ExportFormat, ExportWriter> overlapping(CountDownLatch bothWriting,
+                                                                    Function<ExportFormat, ExportWriter> writers) {
         return format -> new ExportWriter() {
             public ExportFormat format() {
                 return format;
             }
 
             public Rows begin(OutputStream out) {
-                sleep(Duration.ofMillis(40));
+                bothWriting.countDown();
+                await(bothWriting);
                 return writers.apply(format).begin(out);
             }
         };
@@ -234,15 +241,6 @@ class ExportGenerationTest {
             if (!latch.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("never released");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -360,21 +361,9 @@ final class ApiFixtures {
 
     /** Waits until no transaction of the wallet is still {@code pending} on the ledger, so its history stops moving. */
     void awaitSettled(String walletId) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            List<JsonNode> history = transactions(walletId, "");
-            if (!field(history, "status").contains("pending")) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("wallet " + walletId + " still has pending transactions: " + history)
-                    .isLessThan(deadline);
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        Eventually.await(Duration.ofSeconds(20), () -> "wallet " + walletId + " still has pending transactions",
+                () -> field(transactions(walletId, ""), "status").contains("pending")
+                        ? Optional.empty() : Optional.of(walletId));
     }
 
     /** The {@code data} of a list answer, which must be a 200. */

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertTimestamp;
 import static com.agentwallet.bootstrap.api.ApiFixtures.body;
@@ -117,19 +117,14 @@ class ExportDownloadTest {
 
     /** Polls the job until the clockwork made it ready; fails if it fails or takes too long. */
     private JsonNode awaitReady(String id) {
-        Instant deadline = Instant.now().plus(READY_WITHIN);
-        while (true) {
+        JsonNode ready = Eventually.await(READY_WITHIN, () -> "export " + id + " is not ready", () -> {
             ApiResponse job = client.get("/transactions/exports/" + id, fx.org().viewerKey());
             assertThat(job.status()).as(job.toString()).isEqualTo(200);
-            String status = job.text("status");
-            assertThat(status).as(job.toString()).isNotEqualTo("failed");
-            if (status.equals("ready")) {
-                assertTimestamp(job.json().path("completed_at"));
-                return job.json();
-            }
-            assertThat(Instant.now()).as("export " + id + " still pending after " + READY_WITHIN).isBefore(deadline);
-            pause();
-        }
+            assertThat(job.text("status")).as(job.toString()).isNotEqualTo("failed");
+            return job.text("status").equals("ready") ? Optional.of(job.json()) : Optional.empty();
+        });
+        assertTimestamp(ready.path("completed_at"));
+        return ready;
     }
 
     private List<JsonNode> history(String walletId) {
@@ -141,15 +136,6 @@ class ExportDownloadTest {
                 .parse(new StringReader(csv))) {
             assertThat(parser.getHeaderNames()).isEqualTo(CSV_HEADER);
             return parser.getRecords();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

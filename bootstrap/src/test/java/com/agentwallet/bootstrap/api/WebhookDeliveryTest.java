@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,17 +102,11 @@ class WebhookDeliveryTest {
     }
 
     /** The delivery log's newest attempt for the event, once there is one. */
-    private JsonNode awaitAttempt(String webhookId, String eventId) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (JsonNode attempt : fixtures.client().get("/webhooks/" + webhookId + "/deliveries",
-                    fixtures.org().viewerKey()).json().path("data")) {
-                if (attempt.path("event_id").asText().equals(eventId)) {
-                    return attempt;
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no attempt logged for " + eventId + " within " + PATIENCE);
+    private JsonNode awaitAttempt(String webhookId, String eventId) {
+        return Eventually.await(PATIENCE, () -> "no attempt logged for " + eventId, () -> StreamSupport.stream(
+                        fixtures.client().get("/webhooks/" + webhookId + "/deliveries", fixtures.org().viewerKey())
+                                .json().path("data").spliterator(), false)
+                .filter(attempt -> attempt.path("event_id").asText().equals(eventId))
+                .findFirst());
     }
 }

@@ -62,17 +62,9 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Waits, at most {@code limit}, until a POST matching {@code wanted} arrived; answers it. */
-    Received await(Predicate<Received> wanted, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Received post : received) {
-                if (wanted.test(post)) {
-                    return post;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no matching delivery within " + limit + "; received " + received);
+    Received await(Predicate<Received> wanted, Duration limit) {
+        return Eventually.await(limit, () -> "no matching delivery; received " + received,
+                () -> received.stream().filter(wanted).findFirst());
     }
 
     @Override
