@@ -10,6 +10,8 @@ import com.google.inject.Injector;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
+import java.util.function.Function;
+
 /**
  * API key tooling, the owner's business and not part of /v1: create a key of one role, revoke one,
  * rotate one (the old secret stops working at once). A new secret is printed once and never again.
@@ -19,20 +21,20 @@ final class ApiKeyCommands {
     }
 
     static OrgId orgId(Namespace namespace) {
-        String value = namespace.getString("org");
-        try {
-            return new OrgId(value);
-        } catch (IllegalArgumentException e) {
-            throw new OperatorCommand.CommandFailed("'" + value + "' is not an organisation id (org_...)");
-        }
+        return id(namespace, "org", OrgId::new, "an organisation id (org_...)");
     }
 
     static ApiKeyId keyId(Namespace namespace) {
-        String value = namespace.getString("key");
+        return id(namespace, "key", ApiKeyId::new, "an API key id (key_...)");
+    }
+
+    /** The typed id an option names; a malformed one ends the command with a one-line refusal. */
+    private static <I> I id(Namespace namespace, String option, Function<String, I> parse, String kind) {
+        String value = namespace.getString(option);
         try {
-            return new ApiKeyId(value);
+            return parse.apply(value);
         } catch (IllegalArgumentException e) {
-            throw new OperatorCommand.CommandFailed("'" + value + "' is not an API key id (key_...)");
+            throw new OperatorCommand.CommandFailed("'" + value + "' is not " + kind);
         }
     }
 
