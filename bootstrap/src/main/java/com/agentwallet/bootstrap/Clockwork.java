@@ -21,10 +21,12 @@ import static java.util.Objects.requireNonNull;
 /**
  * The time-driven rules, run in the background while the server runs: ledger work left pending is
  * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
- * refunded, co-sign windows close, expired policies freeze their wallets, and the books are
- * reconciled with the ledger now and then. Pending exports are generated on a thread of their own,
- * so that a long file never delays the time-critical jobs. Each job's time comes from the injected
- * clock.
+ * refunded, co-sign windows close, expired policies freeze their wallets, idempotency keys older
+ * than their 24 h retention are forgotten, and the books are reconciled with the ledger now and then.
+ * Pending exports are generated on a thread of their own, so that a long file never delays the
+ * time-critical jobs. Each job's time comes from the injected clock, and each claims its work with
+ * {@code FOR UPDATE SKIP LOCKED}, one item per transaction: servers sharing a database split the
+ * work between them and never do an item twice.
  */
 public final class Clockwork implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Clockwork.class);
@@ -89,6 +91,7 @@ public final class Clockwork implements Managed {
         run("escrow timeouts", () -> escrows.refundTimedOut(BATCH));
         run("co-sign expiry", () -> payments.expireCoSigns(BATCH));
         run("policy expiry", () -> wallets.freezeExpired(BATCH));
+        run("idempotency key retention", () -> payments.forgetExpiredIdempotencyKeys(BATCH));
     }
 
     /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */

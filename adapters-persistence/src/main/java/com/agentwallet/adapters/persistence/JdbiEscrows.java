@@ -78,10 +78,11 @@ final class JdbiEscrows implements EscrowStore {
     }
 
     @Override
-    public List<Escrow> lockedTimedOutBy(Instant now, int limit) {
-        return handle.createQuery("SELECT * FROM escrows WHERE status = 'locked' AND timeout_at <= :now "
-                        + "ORDER BY timeout_at, id LIMIT :limit")
-                .bind("now", Rows.timestamp(now)).bind("limit", limit).map(ROW).list();
+    public Optional<Escrow> claimTimedOut(Instant now) {
+        return handle.createQuery("SELECT * FROM escrows e WHERE e.status = 'locked' AND e.timeout_at <= :now "
+                        + "AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = e.lock_tx_id AND t.status = 'pending') "
+                        + "ORDER BY e.timeout_at, e.id LIMIT 1 FOR UPDATE OF e SKIP LOCKED")
+                .bind("now", Rows.timestamp(now)).map(ROW).findOne();
     }
 
     @Override

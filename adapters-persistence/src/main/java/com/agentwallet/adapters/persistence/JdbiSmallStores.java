@@ -11,6 +11,7 @@ import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
 import org.jdbi.v3.core.Handle;
 
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -112,6 +113,15 @@ final class JdbiSmallStores {
         public void delete(OrgId orgId, String key) {
             handle.createUpdate("DELETE FROM idempotency_keys WHERE org_id = :org AND key = :key")
                     .bind("org", orgId.value()).bind("key", key).execute();
+        }
+
+        /** Oldest first, through the age index; rows a request is replacing right now are left to it. */
+        @Override
+        public int deleteCreatedBefore(Instant cutoff, int limit) {
+            return handle.createUpdate("DELETE FROM idempotency_keys WHERE (org_id, key) IN ("
+                            + "SELECT org_id, key FROM idempotency_keys WHERE created_at < :cutoff "
+                            + "ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)")
+                    .bind("cutoff", Rows.timestamp(cutoff)).bind("limit", limit).execute();
         }
     }
 

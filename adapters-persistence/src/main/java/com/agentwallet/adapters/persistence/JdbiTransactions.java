@@ -104,10 +104,10 @@ final class JdbiTransactions implements TransactionStore {
     }
 
     @Override
-    public List<Transaction> coSignExpiredBy(Instant now, int limit) {
+    public Optional<Transaction> claimCoSignExpired(Instant now) {
         return handle.createQuery("SELECT * FROM transactions WHERE status = 'pending_co_sign' "
-                        + "AND co_sign_expires_at <= :now ORDER BY co_sign_expires_at, id LIMIT :limit")
-                .bind("now", Rows.timestamp(now)).bind("limit", limit).map(ROW).list();
+                        + "AND co_sign_expires_at <= :now ORDER BY co_sign_expires_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")
+                .bind("now", Rows.timestamp(now)).map(ROW).findOne();
     }
 
     @Override

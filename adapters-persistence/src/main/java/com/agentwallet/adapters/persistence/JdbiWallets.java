@@ -101,10 +101,11 @@ final class JdbiWallets implements WalletStore {
     }
 
     @Override
-    public List<Wallet> activeWithPolicyExpiredBy(Instant now, int limit) {
+    public Optional<Wallet> claimActiveWithPolicyExpired(Instant now) {
         return handle.createQuery("SELECT w.* FROM wallets w JOIN policies p ON p.id = w.policy_id "
-                        + "WHERE w.status = 'active' AND p.expiry <= :now ORDER BY p.expiry, w.id LIMIT :limit")
-                .bind("now", Rows.timestamp(now)).bind("limit", limit).map(ROW).list();
+                        + "WHERE w.status = 'active' AND p.expiry <= :now ORDER BY p.expiry, w.id "
+                        + "LIMIT 1 FOR UPDATE OF w SKIP LOCKED")
+                .bind("now", Rows.timestamp(now)).map(ROW).findOne();
     }
 
     private Optional<Wallet> one(String where, WalletId id, Optional<OrgId> orgId, String suffix) {

@@ -3,6 +3,7 @@ package com.agentwallet.core.escrow;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Repeat;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.event.DomainEvent;
@@ -31,7 +32,6 @@ import com.agentwallet.core.wallet.Wallet;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -112,14 +112,17 @@ public final class EscrowService {
         return change(orgId, escrowId, new EscrowCommand.Resolve(outcome));
     }
 
-    /** Clockwork: refunds locked escrows whose timeout passed. */
+    /**
+     * Clockwork: refunds up to {@code limit} locked escrows whose timeout passed, each claimed and
+     * refunded in a transaction of its own; answers how many.
+     */
     public int refundTimedOut(int limit) {
-        List<Escrow> due = storage.inTransaction(stores -> stores.escrows().lockedTimedOutBy(clock.instant(), limit));
-        int refunded = 0;
-        for (Escrow escrow : due) {
-            refunded += change(escrow.orgId(), escrow.id(), new EscrowCommand.Timeout()).isOk() ? 1 : 0;
-        }
-        return refunded;
+        return Repeat.upTo(limit, () -> {
+            Optional<Changed> refunded = storage.inTransaction(stores -> stores.escrows().claimTimedOut(clock.instant())
+                    .map(escrow -> apply(stores, escrow, new EscrowCommand.Timeout()).value()));
+            refunded.ifPresent(this::settlePayout);
+            return refunded.isPresent();
+        });
     }
 
     public Result<Escrow> get(OrgId orgId, EscrowId escrowId) {
@@ -130,39 +133,50 @@ public final class EscrowService {
         return storage.inTransaction(stores -> stores.escrows().list(orgId, query, page));
     }
 
-    /**
-     * Applies a command; a release or refund also starts the transaction that moves the vault's
-     * funds. Refused while the lock itself still awaits the ledger: until then the vault may be empty,
-     * and a lock the ledger then refuses must find its escrow still locked.
-     */
+    /** An escrow just changed, and the transaction that moves its vault's funds, if the change settled it. */
+    private record Changed(Escrow escrow, Optional<Transaction> payout) {
+    }
+
+    /** Applies a command to the escrow, locked for the change, and starts the payout a settlement makes. */
     private Result<Escrow> change(OrgId orgId, EscrowId escrowId, EscrowCommand command) {
-        record Changed(Escrow escrow, Optional<Transaction> payout) {
-        }
         Result<Changed> changed = storage.inTransaction(stores -> Result.found(
-                stores.escrows().lock(orgId, escrowId), "escrow", escrowId).flatMap(escrow -> {
-            boolean lockPending = stores.transactions().find(orgId, escrow.lockTx())
-                    .filter(tx -> tx.status() == TransactionStatus.PENDING).isPresent();
-            if (lockPending) {
-                return Result.refused(new Rejection.InvalidState("The lock of escrow " + escrowId
-                        + " is still being confirmed by the ledger; try again shortly"));
-            }
-            Instant now = clock.instant();
-            return EscrowMachine.apply(escrow, command, now).map(transition -> {
-                if (transition.state().status() == EscrowStatus.DISPUTED) {
-                    LedgerAdmin.require(ledger, new LedgerInstruction.EscrowDispute("dispute:" + escrowId, escrowId));
-                }
-                Optional<Transaction> payout = payoutFor(stores, transition.state(), now);
-                Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());
-                stores.escrows().update(next);
-                payout.ifPresent(stores.transactions()::insert);
-                events.publish(stores, transition.events());
-                return new Changed(next, payout);
-            });
-        }));
+                stores.escrows().lock(orgId, escrowId), "escrow", escrowId)
+                .flatMap(escrow -> apply(stores, escrow, command)));
         return changed.map(done -> {
-            done.payout().ifPresent(tx -> settlement.settle(orgId, tx.id()));
+            settlePayout(done);
             return get(orgId, escrowId).value();
         });
+    }
+
+    /**
+     * Applies a command to a locked escrow; a release or refund also records the transaction that
+     * moves the vault's funds. Refused while the lock itself still awaits the ledger: until then the
+     * vault may be empty, and a lock the ledger then refuses must find its escrow still locked.
+     */
+    private Result<Changed> apply(Stores stores, Escrow escrow, EscrowCommand command) {
+        boolean lockPending = stores.transactions().find(escrow.orgId(), escrow.lockTx())
+                .filter(tx -> tx.status() == TransactionStatus.PENDING).isPresent();
+        if (lockPending) {
+            return Result.refused(new Rejection.InvalidState("The lock of escrow " + escrow.id()
+                    + " is still being confirmed by the ledger; try again shortly"));
+        }
+        Instant now = clock.instant();
+        return EscrowMachine.apply(escrow, command, now).map(transition -> {
+            if (transition.state().status() == EscrowStatus.DISPUTED) {
+                LedgerAdmin.require(ledger, new LedgerInstruction.EscrowDispute("dispute:" + escrow.id(), escrow.id()));
+            }
+            Optional<Transaction> payout = payoutFor(stores, transition.state(), now);
+            Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());
+            stores.escrows().update(next);
+            payout.ifPresent(stores.transactions()::insert);
+            events.publish(stores, transition.events());
+            return new Changed(next, payout);
+        });
+    }
+
+    /** After the change committed: the payout goes to the ledger (recovery resubmits it if this fails). */
+    private void settlePayout(Changed changed) {
+        changed.payout().ifPresent(tx -> settlement.settle(tx.orgId(), tx.id()));
     }
 
     /** The release or refund transaction of an escrow that just settled; a refund also leaves the sender's caps. */

@@ -5,6 +5,7 @@ import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Repeat;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.crypto.Ed25519;
@@ -144,19 +145,24 @@ public final class PaymentService {
                 .flatMap(tx -> endHeld(stores, tx, new TransactionCommand.Reject(reason))));
     }
 
-    /** Clockwork: payments nobody co-signed within the window end {@code expired}; their holds go back. */
+    /**
+     * Clockwork: up to {@code limit} payments nobody co-signed within the window end {@code expired},
+     * each claimed in a transaction of its own; their holds go back. Answers how many.
+     */
     public int expireCoSigns(int limit) {
-        List<Transaction> due = storage.inTransaction(
-                stores -> stores.transactions().coSignExpiredBy(clock.instant(), limit));
-        int expired = 0;
-        for (Transaction candidate : due) {
-            boolean changed = storage.inTransaction(stores -> stores.transactions()
-                    .lock(candidate.orgId(), candidate.id())
-                    .map(tx -> endHeld(stores, tx, new TransactionCommand.ExpireCoSign()).isOk())
-                    .orElse(false));
-            expired += changed ? 1 : 0;
-        }
-        return expired;
+        return Repeat.upTo(limit, () -> storage.inTransaction(stores -> stores.transactions()
+                .claimCoSignExpired(clock.instant())
+                .map(tx -> endHeld(stores, tx, new TransactionCommand.ExpireCoSign()).value())
+                .isPresent()));
+    }
+
+    /**
+     * Clockwork: forgets up to {@code limit} idempotency keys past their 24 h retention, so that the
+     * table holds one day of keys; answers how many.
+     */
+    public int forgetExpiredIdempotencyKeys(int limit) {
+        return storage.inTransaction(stores -> stores.idempotency()
+                .deleteCreatedBefore(clock.instant().minus(IdempotencyRecord.RETENTION), limit));
     }
 
     public Result<Transaction> get(OrgId orgId, TxId txId) {

@@ -9,7 +9,6 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 public interface EscrowStore {
@@ -29,8 +28,12 @@ public interface EscrowStore {
 
     Page<Escrow> list(OrgId orgId, Query query, PageRequest page);
 
-    /** Locked escrows whose timeout is at or before {@code now}, earliest first. */
-    List<Escrow> lockedTimedOutBy(Instant now, int limit);
+    /**
+     * Claims the locked escrow, of any organisation, whose timeout passed earliest (at or before
+     * {@code now}) and whose lock the ledger confirmed: it is locked until the transaction ends, and
+     * escrows another transaction holds are skipped, so that servers sharing the database split the work.
+     */
+    Optional<Escrow> claimTimedOut(Instant now);
 
     /** Whether the wallet has an escrow that is locked or disputed. */
     boolean anyOpenFrom(OrgId orgId, WalletId walletId);

@@ -4,6 +4,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.payment.IdempotencyRecord;
 import com.agentwallet.core.payment.RecordedResponse;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /** Idempotency keys of payment requests, scoped to the organisation and kept 24 h. */
@@ -27,4 +28,10 @@ public interface IdempotencyStore {
 
     /** Forgets a key, so that it can be used again after its retention. */
     void delete(OrgId orgId, String key);
+
+    /**
+     * Forgets up to {@code limit} keys of any organisation first used before {@code cutoff}, skipping
+     * those another transaction holds; answers how many it forgot.
+     */
+    int deleteCreatedBefore(Instant cutoff, int limit);
 }

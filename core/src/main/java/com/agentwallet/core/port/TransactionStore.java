@@ -40,8 +40,12 @@ public interface TransactionStore {
     /** Transactions still {@code pending} that were last changed at or before {@code changedBy}: the ledger's unfinished work. */
     List<Transaction> pendingSince(Instant changedBy, int limit);
 
-    /** Transactions in {@code pending_co_sign} whose approval window closed at or before {@code now}. */
-    List<Transaction> coSignExpiredBy(Instant now, int limit);
+    /**
+     * Claims the payment in {@code pending_co_sign}, of any organisation, whose approval window closed
+     * earliest (at or before {@code now}): locked until the transaction ends; those another transaction
+     * holds are skipped.
+     */
+    Optional<Transaction> claimCoSignExpired(Instant now);
 
     /** Whether the wallet has a payment waiting for its co-signature. */
     boolean anyAwaitingCoSign(OrgId orgId, WalletId walletId);

@@ -44,6 +44,9 @@ public interface WalletStore {
     /** Whether a wallet that is not archived uses the policy. */
     boolean anyUsesPolicy(OrgId orgId, PolicyId policyId);
 
-    /** Active wallets whose policy's expiry is at or before {@code now}, oldest expiry first. */
-    List<Wallet> activeWithPolicyExpiredBy(Instant now, int limit);
+    /**
+     * Claims the active wallet, of any organisation, whose policy expired earliest (at or before
+     * {@code now}): locked until the transaction ends; wallets another transaction holds are skipped.
+     */
+    Optional<Wallet> claimActiveWithPolicyExpired(Instant now);
 }

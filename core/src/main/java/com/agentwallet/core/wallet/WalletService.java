@@ -4,6 +4,7 @@ import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
+import com.agentwallet.core.common.Repeat;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.common.ValidationException;
@@ -221,31 +222,24 @@ public final class WalletService {
         }));
     }
 
-    /** Clockwork: freezes active wallets whose policy expired, each with {@code policy.expired}. */
+    /**
+     * Clockwork: freezes up to {@code limit} active wallets whose policy expired, each claimed in a
+     * transaction of its own and announced with {@code policy.expired}; answers how many.
+     */
     public int freezeExpired(int limit) {
-        List<Wallet> due = storage.inTransaction(stores -> stores.wallets().activeWithPolicyExpiredBy(clock.instant(), limit));
-        int frozen = 0;
-        for (Wallet candidate : due) {
-            boolean changed = storage.inTransaction(stores -> {
-                Optional<Wallet> wallet = stores.wallets().lock(candidate.orgId(), candidate.id());
-                Optional<Instant> expiry = wallet.flatMap(w -> stores.policies().find(w.orgId(), w.policyId()))
-                        .flatMap(policy -> policy.rules().expiry());
-                if (wallet.isEmpty() || expiry.isEmpty()) {
-                    return false;
-                }
-                Result<Transition<Wallet>> transition = WalletMachine.apply(wallet.get(),
-                        new WalletCommand.PolicyExpired(expiry.get()), clock.instant());
-                if (!transition.isOk()) {
-                    return false;
-                }
-                syncToLedger(transition.value().state());
-                stores.wallets().update(transition.value().state());
-                events.publish(stores, transition.value().events());
-                return true;
-            });
-            frozen += changed ? 1 : 0;
-        }
-        return frozen;
+        return Repeat.upTo(limit, () -> storage.inTransaction(stores -> stores.wallets()
+                .claimActiveWithPolicyExpired(clock.instant())
+                .map(wallet -> {
+                    Instant expiry = stores.policies().find(wallet.orgId(), wallet.policyId())
+                            .flatMap(policy -> policy.rules().expiry()).orElseThrow();
+                    Transition<Wallet> transition = WalletMachine.apply(wallet,
+                            new WalletCommand.PolicyExpired(expiry), clock.instant()).value();
+                    syncToLedger(transition.state());
+                    stores.wallets().update(transition.state());
+                    events.publish(stores, transition.events());
+                    return wallet;
+                })
+                .isPresent()));
     }
 
     private Result<Transaction> startWithdrawal(Stores stores, Wallet wallet, Usdc amount) {

@@ -413,14 +413,12 @@ public final class InMemoryStorage implements Storage {
                     && w.status() != WalletStatus.ARCHIVED);
         }
 
-        public List<Wallet> activeWithPolicyExpiredBy(Instant now, int limit) {
+        public Optional<Wallet> claimActiveWithPolicyExpired(Instant now) {
             return wallets.values().stream()
                     .filter(w -> w.status() == WalletStatus.ACTIVE)
                     .filter(w -> Optional.ofNullable(policies.get(w.policyId()))
                             .map(p -> p.rules().isExpiredAt(now)).orElse(false))
-                    .sorted(Comparator.comparing(w -> policies.get(w.policyId()).rules().expiry().orElseThrow()))
-                    .limit(limit)
-                    .toList();
+                    .min(Comparator.comparing(w -> policies.get(w.policyId()).rules().expiry().orElseThrow()));
         }
     }
 
@@ -511,13 +509,11 @@ public final class InMemoryStorage implements Storage {
                     .toList();
         }
 
-        public List<Transaction> coSignExpiredBy(Instant now, int limit) {
+        public Optional<Transaction> claimCoSignExpired(Instant now) {
             return transactions.values().stream()
                     .filter(t -> t.status() == TransactionStatus.PENDING_CO_SIGN
                             && !t.coSign().orElseThrow().expiresAt().isAfter(now))
-                    .sorted(Comparator.comparing(t -> t.coSign().orElseThrow().expiresAt()))
-                    .limit(limit)
-                    .toList();
+                    .min(Comparator.comparing(t -> t.coSign().orElseThrow().expiresAt()));
         }
 
         public boolean anyAwaitingCoSign(OrgId orgId, WalletId walletId) {
@@ -613,12 +609,12 @@ public final class InMemoryStorage implements Storage {
                     Escrow::createdAt, e -> e.id().value(), page);
         }
 
-        public List<Escrow> lockedTimedOutBy(Instant now, int limit) {
+        public Optional<Escrow> claimTimedOut(Instant now) {
             return escrows.values().stream()
                     .filter(e -> e.status() == EscrowStatus.LOCKED && !e.timeoutAt().isAfter(now))
-                    .sorted(Comparator.comparing(Escrow::timeoutAt))
-                    .limit(limit)
-                    .toList();
+                    .filter(e -> Optional.ofNullable(transactions.get(e.lockTx()))
+                            .map(lock -> lock.status() != TransactionStatus.PENDING).orElse(true))
+                    .min(Comparator.comparing(Escrow::timeoutAt));
         }
 
         public boolean anyOpenFrom(OrgId orgId, WalletId walletId) {
@@ -669,6 +665,14 @@ public final class InMemoryStorage implements Storage {
 
         public void delete(OrgId orgId, String key) {
             remove(idempotency, orgId.value() + "\u0000" + key);
+        }
+
+        public int deleteCreatedBefore(Instant cutoff, int limit) {
+            List<String> old = idempotency.entrySet().stream()
+                    .filter(entry -> entry.getValue().createdAt().isBefore(cutoff))
+                    .map(Map.Entry::getKey).limit(limit).toList();
+            old.forEach(key -> remove(idempotency, key));
+            return old.size();
         }
     }
 

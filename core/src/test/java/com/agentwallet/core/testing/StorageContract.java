@@ -64,6 +64,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -78,7 +79,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * run the same suite.
  *
  * <p>Only promised behaviour is checked. Where a port leaves something open (the order of
- * {@code pendingSince}, {@code coSignExpiredBy}, {@code entriesIn} and {@code blockingAny}, which
+ * {@code pendingSince}, {@code entriesIn} and {@code blockingAny}, which
  * rows a {@code limit} keeps when more qualify, the tie order of equal timestamps, what an
  * update of a missing row does), the suite checks only what holds under any choice. Writes and the
  * reads that check them run in separate transactions, so every check also covers the commit.
@@ -478,7 +479,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void activeWithPolicyExpiredByListsActiveWalletsOfEveryOrganisationOldestExpiryFirst() {
+    void claimActiveWithPolicyExpiredTakesActiveWalletsOfEveryOrganisationOldestExpiryFirst() {
         Instant now = T0.plus(Duration.ofDays(1));
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
@@ -498,9 +499,10 @@ public abstract class StorageContract {
         givenWallet(org.id(), neverExpiring.id(), "never", WalletStatus.ACTIVE, List.of(), T0);
         Wallet second = givenWallet(otherOrg.id(), otherExpiredSecond.id(), "b1", WalletStatus.ACTIVE, List.of(), T0);
 
-        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now, 10))).containsExactly(first, second, third, fourth);
-        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now, 2))).containsExactly(first, second);
-        assertThat(txList(s -> s.wallets().activeWithPolicyExpiredBy(now.minus(Duration.ofDays(2)), 10))).isEmpty();
+        assertThat(txOptional(s -> s.wallets().claimActiveWithPolicyExpired(now.minus(Duration.ofDays(2))))).isEmpty();
+        assertThat(claimAll(s -> s.wallets().claimActiveWithPolicyExpired(now),
+                (s, w) -> s.wallets().update(w.withStatus(WalletStatus.FROZEN, now))))
+                .containsExactly(first, second, third, fourth);
     }
 
     // ---------------------------------------------------------------- policies and their audit log
@@ -735,7 +737,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void coSignExpiredByFindsPaymentsWaitingForACoSignatureWhoseWindowClosed() {
+    void claimCoSignExpiredTakesPaymentsWaitingForACoSignatureWhoseWindowClosedEarliestFirst() {
         Organisation org = givenOrg();
         Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
                 WalletStatus.ACTIVE, List.of(), T0);
@@ -746,9 +748,10 @@ public abstract class StorageContract {
         givenCoSignTx(wallet, TransactionStatus.PENDING, now.minusSeconds(60));
         givenCoSignTx(wallet, TransactionStatus.REJECTED, now.minusSeconds(60));
 
-        assertThat(txList(s -> s.transactions().coSignExpiredBy(now, 10))).containsExactlyInAnyOrder(closedBefore, closedNow);
-        assertThat(txList(s -> s.transactions().coSignExpiredBy(now, 1))).hasSize(1).isSubsetOf(closedBefore, closedNow);
-        assertThat(txList(s -> s.transactions().coSignExpiredBy(T0, 10))).isEmpty();
+        assertThat(txOptional(s -> s.transactions().claimCoSignExpired(T0))).isEmpty();
+        assertThat(claimAll(s -> s.transactions().claimCoSignExpired(now),
+                (s, tx) -> s.transactions().update(tx.withStatus(TransactionStatus.EXPIRED, now))))
+                .containsExactly(closedBefore, closedNow);
     }
 
     @Test
@@ -926,7 +929,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void lockedTimedOutByListsLockedEscrowsOfEveryOrganisationEarliestTimeoutFirst() {
+    void claimTimedOutTakesConfirmedLockedEscrowsOfEveryOrganisationEarliestTimeoutFirst() {
         Instant now = T0.plusSeconds(3600);
         Wallet wallet = givenWalletOfNewOrg();
         Wallet foreign = givenWalletOfNewOrg();
@@ -939,9 +942,14 @@ public abstract class StorageContract {
         givenEscrow(wallet, EscrowStatus.RELEASED, now.minusSeconds(600), T0);
         givenEscrow(wallet, EscrowStatus.REFUNDED, now.minusSeconds(600), T0);
 
-        assertThat(txList(s -> s.escrows().lockedTimedOutBy(now, 10))).containsExactly(first, second, third, fourth);
-        assertThat(txList(s -> s.escrows().lockedTimedOutBy(now, 2))).containsExactly(first, second);
-        assertThat(txList(s -> s.escrows().lockedTimedOutBy(T0, 10))).isEmpty();
+        Escrow lockUnconfirmed = givenEscrow(wallet, EscrowStatus.LOCKED, now.minusSeconds(600), T0);
+        write(s -> s.transactions().update(s.transactions().find(wallet.orgId(), lockUnconfirmed.lockTx()).orElseThrow()
+                .withStatus(TransactionStatus.PENDING, T0)));
+
+        assertThat(txOptional(s -> s.escrows().claimTimedOut(T0))).isEmpty();
+        assertThat(claimAll(s -> s.escrows().claimTimedOut(now),
+                (s, escrow) -> s.escrows().update(withStatus(escrow, EscrowStatus.REFUNDED, now))))
+                .containsExactly(first, second, third, fourth);
     }
 
     @Test
@@ -1024,6 +1032,41 @@ public abstract class StorageContract {
         assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record);
         assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42"))).contains(sameKeyElsewhere);
         assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-43"))).isEmpty();
+    }
+
+    @Test
+    void deleteCreatedBeforeForgetsKeysOfEveryOrganisationFirstUsedBeforeTheCutoff() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet foreign = givenWallet(otherOrg.id(), givenPolicy(otherOrg.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Instant cutoff = T0.plus(Duration.ofHours(24));
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction foreignPaid = givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        write(s -> {
+            s.idempotency().insert(IdempotencyRecord.firstUse(org.id(), "old-1", "fp", paid.id(), T0));
+            s.idempotency().insert(IdempotencyRecord.firstUse(org.id(), "old-2", "fp", paid.id(), cutoff.minusMillis(1)));
+            s.idempotency().insert(IdempotencyRecord.firstUse(otherOrg.id(), "old-3", "fp", foreignPaid.id(), T0));
+            s.idempotency().insert(IdempotencyRecord.firstUse(org.id(), "at-cutoff", "fp", paid.id(), cutoff));
+            s.idempotency().insert(IdempotencyRecord.firstUse(otherOrg.id(), "recent", "fp", foreignPaid.id(),
+                    cutoff.plusSeconds(60)));
+        });
+
+        int firstRound = read(s -> s.idempotency().deleteCreatedBefore(cutoff, 2));
+        int secondRound = read(s -> s.idempotency().deleteCreatedBefore(cutoff, 10));
+        int thirdRound = read(s -> s.idempotency().deleteCreatedBefore(cutoff, 10));
+        assertThat(List.of(firstRound, secondRound, thirdRound)).containsExactly(2, 1, 0);
+
+        storage.inTransaction(s -> {
+            assertThat(s.idempotency().find(org.id(), "old-1")).isEmpty();
+            assertThat(s.idempotency().find(org.id(), "old-2")).isEmpty();
+            assertThat(s.idempotency().find(otherOrg.id(), "old-3")).isEmpty();
+            assertThat(s.idempotency().find(org.id(), "at-cutoff")).isPresent();
+            assertThat(s.idempotency().find(otherOrg.id(), "recent")).isPresent();
+            return null;
+        });
     }
 
     @Test
@@ -1287,6 +1330,25 @@ public abstract class StorageContract {
     }
 
     // ---------------------------------------------------------------- helpers: transactions
+
+    /**
+     * Claims until nothing qualifies, each claim in a transaction of its own that also takes the
+     * claimed row out of the running (as the clockwork's change does); answers the rows in claim order.
+     */
+    protected final <T> List<T> claimAll(Function<Stores, Optional<T>> claim, BiConsumer<Stores, T> settle) {
+        List<T> claimed = new ArrayList<>();
+        Optional<T> next;
+        do {
+            next = storage.inTransaction(s -> {
+                Optional<T> row = claim.apply(s);
+                row.ifPresent(r -> settle.accept(s, r));
+                return row;
+            });
+            next.ifPresent(claimed::add);
+            assertThat(claimed).as("a claim must not return a row it already settled").doesNotHaveDuplicates();
+        } while (next.isPresent());
+        return claimed;
+    }
 
     /** A read in a transaction of its own (after the writes it checks have committed). */
     protected final <T> T read(Function<Stores, T> work) {
