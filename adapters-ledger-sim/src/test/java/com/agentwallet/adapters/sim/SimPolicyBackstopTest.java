@@ -157,7 +157,7 @@ class SimPolicyBackstopTest {
                 .noneMatch(spend -> spend.txId().equals(tx.id()));
         assertThat(core.storage.outbox()).as("transaction.failed was announced")
                 .anyMatch(event -> event.event() instanceof DomainEvent.TransactionEnded ended
-                        && ended.txId().equals(tx.id()) && ended.type() == EventType.TRANSACTION_FAILED);
+                        && ended.tx().id().equals(tx.id()) && ended.type() == EventType.TRANSACTION_FAILED);
     }
 
     private void assertRefusedAndNothingMoved(SimulatedLedger ledger, LedgerInstruction instruction, String code,

@@ -5,7 +5,6 @@ import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.event.DomainEvent;
-import com.agentwallet.core.event.EventType;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -56,10 +55,8 @@ public final class EscrowMachine {
             }
             return settle(escrow, EscrowStatus.RELEASED, Optional.of(complete.proof()), REASON_PROOF, now);
         }
-        EscrowCommand.Raise raise = (EscrowCommand.Raise) command;
-        return Transition.to(escrow.disputed(raise.dispute(), now),
-                new DomainEvent.EscrowDisputed(escrow.orgId(), escrow.id(), escrow.fromWallet(),
-                        raise.dispute().reason(), raise.dispute().evidence(), now));
+        Escrow disputed = escrow.disputed(((EscrowCommand.Raise) command).dispute(), now);
+        return Transition.to(disputed, new DomainEvent.EscrowDisputed(disputed, now));
     }
 
     private static Result<Transition<Escrow>> disputed(Escrow escrow, EscrowCommand command, Instant now) {
@@ -73,9 +70,7 @@ public final class EscrowMachine {
 
     private static Result<Transition<Escrow>> settle(Escrow escrow, EscrowStatus next, Optional<String> proof,
                                                      String reason, Instant now) {
-        EventType type = next == EscrowStatus.RELEASED ? EventType.ESCROW_RELEASED : EventType.ESCROW_REFUNDED;
-        return Transition.to(escrow.settled(next, proof, reason, now),
-                new DomainEvent.EscrowSettled(type, escrow.orgId(), escrow.id(), escrow.fromWallet(), escrow.toWallet(),
-                        escrow.amount(), reason, now));
+        Escrow settled = escrow.settled(next, proof, reason, now);
+        return Transition.to(settled, new DomainEvent.EscrowSettled(settled, now));
     }
 }

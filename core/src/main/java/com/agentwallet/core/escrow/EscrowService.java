@@ -87,8 +87,7 @@ public final class EscrowService {
                                 lockTx.id(), Optional.empty(), Optional.empty(), now, now);
                         stores.escrows().insert(escrow);
                         Optional<Transaction> topup = spending.debit(stores, attempt, lockTx, now);
-                        events.publish(stores, new DomainEvent.EscrowCreated(command.orgId(), escrowId, wallet.id(),
-                                command.toWallet(), command.amount(), escrow.timeoutAt(), now));
+                        events.publish(stores, new DomainEvent.EscrowCreated(escrow, now));
                         return Result.ok(new Locked(escrow, lockTx, topup));
                     });
                 })));

@@ -107,8 +107,7 @@ public final class ExportService {
                     claimed.set(job);
                     ExportJob ready = write(stores, job);
                     stores.exports().update(ready);
-                    events.publish(stores, new DomainEvent.ExportReady(job.orgId(), job.id(),
-                            job.format().wireName(), ready.completedAt().orElseThrow()));
+                    events.publish(stores, new DomainEvent.ExportReady(ready));
                 });
                 return next.isPresent();
             });

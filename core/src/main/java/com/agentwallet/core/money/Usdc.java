@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * and arithmetic that would overflow a {@code long} throws instead of wrapping.
  */
 public record Usdc(long micros) implements Comparable<Usdc> {
+    /** The currency's code on the wire, in every resource and event that carries an amount. */
+    public static final String CURRENCY = "USDC";
     public static final int DECIMALS = 6;
     public static final long MICROS_PER_USDC = 1_000_000L;
     public static final Usdc ZERO = new Usdc(0);

@@ -86,10 +86,8 @@ public final class PaymentService {
                 Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
                 remember(stores, command, tx);
                 events.publish(stores, tx.status() == TransactionStatus.PENDING_CO_SIGN
-                        ? new DomainEvent.TransactionCoSignRequired(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
-                        tx.recipient(), tx.coSign().orElseThrow().expiresAt(), now)
-                        : new DomainEvent.TransactionPending(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
-                        tx.recipient(), now));
+                        ? new DomainEvent.TransactionCoSignRequired(tx, now)
+                        : new DomainEvent.TransactionPending(tx, now));
                 return Result.ok(new Accepted(tx, false, Optional.empty(), topup));
             });
         });

@@ -6,7 +6,6 @@ import com.agentwallet.core.escrow.EscrowMachine;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventPublisher;
-import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -149,14 +148,12 @@ public final class Settlement {
                 Wallet wallet = lockWallet(stores, tx);
                 Wallet funded = wallet.withBalance(wallet.balance().plus(tx.amount()), now);
                 stores.wallets().update(funded);
-                events.publish(stores, new DomainEvent.WalletBalanceMoved(EventType.WALLET_FUNDED, tx.orgId(),
-                        tx.walletId(), tx.id(), tx.amount(), funded.balance(), now));
+                events.publish(stores, new DomainEvent.WalletBalanceMoved(funded, tx, now));
             }
             case WITHDRAWAL -> {
                 Wallet wallet = stores.wallets().find(tx.orgId(), tx.walletId()).orElseThrow();
                 creditOrganisation(stores, tx.orgId(), tx.amount());
-                events.publish(stores, new DomainEvent.WalletBalanceMoved(EventType.WALLET_WITHDRAWN, tx.orgId(),
-                        tx.walletId(), tx.id(), tx.amount(), wallet.balance(), now));
+                events.publish(stores, new DomainEvent.WalletBalanceMoved(wallet, tx, now));
             }
             case ESCROW_REFUND -> {
                 Wallet wallet = lockWallet(stores, tx);

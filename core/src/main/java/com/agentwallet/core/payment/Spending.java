@@ -75,8 +75,7 @@ public final class Spending {
         Transaction tx = attempted.blockedBy(blocked.violation());
         stores.wallets().update(attempt.wallet());
         stores.transactions().insert(tx);
-        events.publish(stores, new DomainEvent.TransactionBlocked(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
-                tx.recipient(), blocked.violation(), now));
+        events.publish(stores, new DomainEvent.TransactionBlocked(tx, now));
         return tx;
     }
 

@@ -90,13 +90,9 @@ public final class TransactionMachine {
             return Optional.empty();
         }
         return Optional.of(switch (tx.status()) {
-            case PENDING -> new DomainEvent.TransactionPending(tx.orgId(), tx.walletId(), tx.id(), tx.amount(),
-                    tx.recipient(), now);
-            case CONFIRMED -> new DomainEvent.TransactionCompleted(tx.orgId(), tx.walletId(), tx.id(),
-                    tx.signature().orElseThrow(), tx.amount(), tx.recipient(), tx.policyTriggered(),
-                    tx.slot().orElseThrow(), now);
-            case FAILED, REJECTED, EXPIRED -> new DomainEvent.TransactionEnded(tx.orgId(), tx.walletId(), tx.id(),
-                    tx.amount(), tx.recipient(), tx.status(), tx.failureReason().orElseThrow(), now);
+            case PENDING -> new DomainEvent.TransactionPending(tx, now);
+            case CONFIRMED -> new DomainEvent.TransactionCompleted(tx, now);
+            case FAILED, REJECTED, EXPIRED -> new DomainEvent.TransactionEnded(tx, now);
             case PENDING_CO_SIGN, BLOCKED -> throw new IllegalStateException("not a transition target: " + tx.status());
         });
     }

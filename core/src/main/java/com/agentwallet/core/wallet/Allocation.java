@@ -66,8 +66,7 @@ public final class Allocation {
         if (rule.isEmpty()) {
             return Optional.empty();
         }
-        events.publish(stores, new DomainEvent.BalanceLow(after.orgId(), after.id(), after.balance(),
-                rule.get().triggerBelow(), now));
+        events.publish(stores, new DomainEvent.BalanceLow(after, rule.get().triggerBelow(), now));
         if (!rule.get().enabled() || after.status() == WalletStatus.ARCHIVED) {
             return Optional.empty();
         }

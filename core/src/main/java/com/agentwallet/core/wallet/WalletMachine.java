@@ -3,7 +3,6 @@ package com.agentwallet.core.wallet;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.event.DomainEvent;
-import com.agentwallet.core.event.EventType;
 
 import java.time.Instant;
 
@@ -23,12 +22,12 @@ public final class WalletMachine {
         }
         if (command instanceof WalletCommand.Freeze) {
             return wallet.status() == WalletStatus.ACTIVE
-                    ? move(wallet, WalletStatus.FROZEN, EventType.WALLET_FROZEN, now)
+                    ? move(wallet, WalletStatus.FROZEN, now)
                     : Transition.refuse("Wallet " + wallet.id() + " is already frozen");
         }
         if (command instanceof WalletCommand.Unfreeze) {
             return wallet.status() == WalletStatus.FROZEN
-                    ? move(wallet, WalletStatus.ACTIVE, EventType.WALLET_UNFROZEN, now)
+                    ? move(wallet, WalletStatus.ACTIVE, now)
                     : Transition.refuse("Wallet " + wallet.id() + " is already active");
         }
         if (command instanceof WalletCommand.PolicyExpired expired) {
@@ -38,14 +37,15 @@ public final class WalletMachine {
             if (now.isBefore(expired.expiry())) {
                 return Transition.refuse("The policy of wallet " + wallet.id() + " has not expired");
             }
-            return Transition.to(wallet.withStatus(WalletStatus.FROZEN, now),
-                    new DomainEvent.PolicyExpired(wallet.orgId(), wallet.policyId(), wallet.id(), expired.expiry(), now));
+            Wallet frozen = wallet.withStatus(WalletStatus.FROZEN, now);
+            return Transition.to(frozen, new DomainEvent.PolicyExpired(frozen, expired.expiry(), now));
         }
-        return move(wallet, WalletStatus.ARCHIVED, EventType.WALLET_ARCHIVED, now);
+        return move(wallet, WalletStatus.ARCHIVED, now);
     }
 
-    private static Result<Transition<Wallet>> move(Wallet wallet, WalletStatus next, EventType event, Instant now) {
-        return Transition.to(wallet.withStatus(next, now),
-                new DomainEvent.WalletStatusChanged(event, wallet.orgId(), wallet.id(), now));
+    /** An operator's change of status, announced as wallet.frozen, wallet.unfrozen or wallet.archived. */
+    private static Result<Transition<Wallet>> move(Wallet wallet, WalletStatus next, Instant now) {
+        Wallet moved = wallet.withStatus(next, now);
+        return Transition.to(moved, new DomainEvent.WalletStatusChanged(moved, now));
     }
 }

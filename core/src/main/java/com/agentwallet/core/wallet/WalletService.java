@@ -81,8 +81,7 @@ public final class WalletService {
             }
             LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
                     command.orgId(), command.agentId(), command.policyId()));
-            events.publish(stores, new DomainEvent.WalletCreated(command.orgId(), wallet.id(), command.agentId(),
-                    address, now));
+            events.publish(stores, new DomainEvent.WalletCreated(wallet, now));
             return Result.ok(new CreatedWallet(wallet, new SessionGrant(wallet.id(), 0, now.plus(ttl))));
         });
     }

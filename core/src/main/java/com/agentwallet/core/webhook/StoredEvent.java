@@ -5,6 +5,8 @@ import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,14 +14,15 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * An event of the outbox as the dispatcher reads it back: its delivered body ({@code event}, {@code id},
- * {@code created_at} and the payload fields) and what fan-out needs to choose its receivers.
+ * {@code created_at} and the payload fields, some of which may be null) and what fan-out needs to
+ * choose its receivers.
  */
 public record StoredEvent(EventId id, OrgId orgId, EventType type, Map<String, Object> body, Instant createdAt) {
     public StoredEvent {
         requireNonNull(id, "id is null");
         requireNonNull(orgId, "orgId is null");
         requireNonNull(type, "type is null");
-        body = Map.copyOf(body);
+        body = Collections.unmodifiableMap(new LinkedHashMap<>(body));
         requireNonNull(createdAt, "createdAt is null");
     }
 

@@ -123,9 +123,10 @@ class EscrowMachineTest {
                 .ignoringFields("status", "proof", "settleReason", "dispute", "updatedAt").isEqualTo(escrow);
 
         DomainEvent expected = outcome.event() == EventType.ESCROW_DISPUTED
-                ? new DomainEvent.EscrowDisputed(ORG, ESCROW, FROM, DISPUTE.reason(), DISPUTE.evidence(), cmd.at)
-                : new DomainEvent.EscrowSettled(outcome.event(), ORG, ESCROW, FROM, TO, AMOUNT, outcome.reason(), cmd.at);
+                ? new DomainEvent.EscrowDisputed(next, cmd.at)
+                : new DomainEvent.EscrowSettled(next, cmd.at);
         assertThat(result.value().events()).containsExactly(expected);
+        assertThat(expected.type()).isEqualTo(outcome.event());
     }
 
     @Test
@@ -161,8 +162,9 @@ class EscrowMachineTest {
                 .value().events().get(0);
         assertThat(event.walletId()).contains(FROM);
         assertThat(event.payload()).containsEntry("escrow_id", ESCROW.value()).containsEntry("from_wallet", FROM.value())
-                .containsEntry("to_wallet", TO).containsEntry("amount", "40.00").containsEntry("reason", "timeout")
-                .containsEntry("timestamp", "2026-04-01T13:00:00.000Z");
+                .containsEntry("to_wallet", TO).containsEntry("recipient", RECEIVER).containsEntry("amount", "40.00")
+                .containsEntry("currency", "USDC").containsEntry("status", "refunded")
+                .containsEntry("settle_reason", "timeout").containsEntry("timestamp", "2026-04-01T13:00:00.000Z");
     }
 
     private static Escrow escrow(EscrowStatus status, boolean withExpectedProof) {

@@ -224,7 +224,7 @@ class EscrowServiceTest {
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(lockTransactionOf(escrow).status()).isEqualTo(TransactionStatus.FAILED);
             assertThat(outbox.ofType(EventType.ESCROW_REFUNDED)).singleElement()
-                    .satisfies(e -> assertThat(e.event().payload()).containsEntry("reason", "lock_failed"));
+                    .satisfies(e -> assertThat(e.event().payload()).containsEntry("settle_reason", "lock_failed"));
             assertThat(pay(sender, "300").isOk()).isTrue();
         }
     }

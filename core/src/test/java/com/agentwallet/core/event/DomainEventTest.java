@@ -3,18 +3,25 @@ package com.agentwallet.core.event;
 import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,19 +34,21 @@ class DomainEventTest {
     private static final OrgId ORG = new OrgId("org_OOOOOOOOOOOOOOOOOOOOOOOO");
     private static final WalletId WALLET = new WalletId("wal_WWWWWWWWWWWWWWWWWWWWWWWW");
     private static final TxId TX = new TxId("tx_TTTTTTTTTTTTTTTTTTTTTTTT");
+    private static final PolicyId POLICY = new PolicyId("pol_PPPPPPPPPPPPPPPPPPPPPPPP");
     private static final String RECIPIENT = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
 
     @Test
     void transactionCompletedCarriesTheSpecFieldsWithTheirTypes() {
-        DomainEvent event = new DomainEvent.TransactionCompleted(ORG, WALLET, TX, "5sig", Usdc.parse("12.5"), RECIPIENT,
-                true, 987_654_321L, AT);
+        DomainEvent event = new DomainEvent.TransactionCompleted(payment(TransactionStatus.PENDING, "12.5")
+                .withPolicyTriggered(true).confirmed("5sig", 987_654_321L, AT), AT);
         Map<String, Object> payload = event.payload();
 
         assertThat(event.type().wireName()).isEqualTo("transaction.completed");
-        assertThat(payload).containsKeys("wallet_id", "tx_id", "tx_signature", "amount", "recipient", "policy_triggered",
-                "on_chain_slot", "timestamp");
+        assertThat(payload).containsOnlyKeys("wallet_id", "tx_id", "type", "status", "amount", "currency", "recipient",
+                "tx_signature", "policy_triggered", "on_chain_slot", "timestamp");
         assertThat(payload).containsEntry("wallet_id", WALLET.value()).containsEntry("tx_id", TX.value())
-                .containsEntry("tx_signature", "5sig").containsEntry("amount", "12.50")
+                .containsEntry("type", "payment").containsEntry("status", "confirmed")
+                .containsEntry("tx_signature", "5sig").containsEntry("amount", "12.50").containsEntry("currency", "USDC")
                 .containsEntry("recipient", RECIPIENT).containsEntry("timestamp", TIMESTAMP);
         assertThat(payload.get("policy_triggered")).isInstanceOf(Boolean.class).isEqualTo(true);
         assertThat(payload.get("on_chain_slot")).isInstanceOf(Long.class).isEqualTo(987_654_321L);
@@ -47,14 +56,16 @@ class DomainEventTest {
 
     @Test
     void transactionBlockedCarriesTheViolation() {
-        DomainEvent event = new DomainEvent.TransactionBlocked(ORG, WALLET, TX, Usdc.parse("100.000001"), RECIPIENT,
-                new Violation(ViolationRule.MAX_PER_TX, "100.00", "100.000001"), AT);
+        DomainEvent event = new DomainEvent.TransactionBlocked(payment(TransactionStatus.PENDING, "100.000001")
+                .blockedBy(new Violation(ViolationRule.MAX_PER_TX, "100.00", "100.000001")), AT);
         Map<String, Object> payload = event.payload();
 
         assertThat(event.type().wireName()).isEqualTo("transaction.blocked");
-        assertThat(payload).containsKeys("wallet_id", "attempted_amount", "recipient", "violation", "timestamp");
+        assertThat(payload).containsOnlyKeys("wallet_id", "tx_id", "type", "status", "attempted_amount", "currency",
+                "recipient", "violation", "timestamp");
         assertThat(payload).containsEntry("wallet_id", WALLET.value()).containsEntry("attempted_amount", "100.000001")
-                .containsEntry("recipient", RECIPIENT).containsEntry("timestamp", TIMESTAMP);
+                .containsEntry("status", "blocked").containsEntry("recipient", RECIPIENT)
+                .containsEntry("timestamp", TIMESTAMP);
         assertThat(payload.get("violation")).isEqualTo(
                 Map.of("rule", "max_per_tx", "limit", "100.00", "attempted", "100.000001"));
     }
@@ -62,20 +73,23 @@ class DomainEventTest {
     @Test
     void walletCreatedCarriesTheAgentAndTheSolanaAddress() {
         LedgerAddress address = new LedgerAddress(Base58.encode(new byte[32]));
-        DomainEvent event = new DomainEvent.WalletCreated(ORG, WALLET, "agent-7", address, AT);
+        DomainEvent event = new DomainEvent.WalletCreated(wallet(address, "0"), AT);
 
         assertThat(event.type().wireName()).isEqualTo("wallet.created");
-        assertThat(event.payload()).containsOnlyKeys("wallet_id", "agent_id", "solana_address", "timestamp")
+        assertThat(event.payload()).containsOnlyKeys("wallet_id", "agent_id", "solana_address", "policy_id", "status",
+                        "timestamp")
                 .containsEntry("wallet_id", WALLET.value()).containsEntry("agent_id", "agent-7")
-                .containsEntry("solana_address", address.base58()).containsEntry("timestamp", TIMESTAMP);
+                .containsEntry("solana_address", address.base58()).containsEntry("policy_id", POLICY.value())
+                .containsEntry("status", "active").containsEntry("timestamp", TIMESTAMP);
     }
 
     @Test
     void balanceLowCarriesTheBalanceAndTheThreshold() {
-        DomainEvent event = new DomainEvent.BalanceLow(ORG, WALLET, Usdc.parse("4.2"), Usdc.parse("5"), AT);
+        DomainEvent event = balanceLow();
 
         assertThat(event.type().wireName()).isEqualTo("balance.low");
-        assertThat(event.payload()).containsOnlyKeys("wallet_id", "current_balance", "threshold", "timestamp")
+        assertThat(event.payload()).containsOnlyKeys("wallet_id", "agent_id", "current_balance", "threshold", "currency",
+                        "timestamp")
                 .containsEntry("wallet_id", WALLET.value()).containsEntry("current_balance", "4.20")
                 .containsEntry("threshold", "5.00").containsEntry("timestamp", TIMESTAMP);
     }
@@ -83,16 +97,17 @@ class DomainEventTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = TransactionStatus.class, names = {"FAILED", "REJECTED", "EXPIRED"})
     void anEndingWithoutPaymentIsAnnouncedUnderItsOwnName(TransactionStatus status) {
-        DomainEvent event = new DomainEvent.TransactionEnded(ORG, WALLET, TX, Usdc.parse("1"), RECIPIENT, status, "why", AT);
+        DomainEvent event = new DomainEvent.TransactionEnded(payment(TransactionStatus.PENDING, "1")
+                .endedWithout(status, "why", AT), AT);
         assertThat(event.type().wireName()).isEqualTo("transaction." + status.wireName());
-        assertThat(event.payload()).containsEntry("status", status.wireName()).containsEntry("reason", "why");
+        assertThat(event.payload()).containsEntry("status", status.wireName()).containsEntry("failure_reason", "why");
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = TransactionStatus.class, names = {"PENDING_CO_SIGN", "PENDING", "CONFIRMED", "BLOCKED"})
+    @EnumSource(value = TransactionStatus.class, names = {"PENDING_CO_SIGN", "PENDING", "CONFIRMED"})
     void otherStatusesAreNoEndingWithoutPayment(TransactionStatus status) {
-        assertThatThrownBy(() -> new DomainEvent.TransactionEnded(ORG, WALLET, TX, Usdc.parse("1"), RECIPIENT, status,
-                "why", AT)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new DomainEvent.TransactionEnded(payment(status, "1"), AT))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -105,22 +120,35 @@ class DomainEventTest {
 
     @Test
     void theOutboxBodyStartsWithTheEnvelope() {
-        DomainEvent event = new DomainEvent.BalanceLow(ORG, WALLET, Usdc.parse("4.2"), Usdc.parse("5"), AT);
+        DomainEvent event = balanceLow();
         EventId id = new EventId("evt_VVVVVVVVVVVVVVVVVVVVVVVV");
         Map<String, Object> body = new OutboxEvent(id, event, Instant.parse("2026-04-01T12:00:01Z")).body();
 
         assertThat(body.keySet()).startsWith("event", "id", "created_at");
-        assertThat(body.keySet()).containsExactly("event", "id", "created_at", "wallet_id", "current_balance", "threshold",
-                "timestamp");
+        assertThat(body.keySet()).containsExactly("event", "id", "created_at", "wallet_id", "agent_id", "current_balance",
+                "threshold", "currency", "timestamp");
         assertThat(body).containsEntry("event", "balance.low").containsEntry("id", id.value())
                 .containsEntry("created_at", "2026-04-01T12:00:01.000Z").containsEntry("wallet_id", WALLET.value());
     }
 
     @Test
     void walletEventsNameTheirWalletForOrderedDelivery() {
-        DomainEvent event = new DomainEvent.BalanceLow(ORG, WALLET, Usdc.parse("4.2"), Usdc.parse("5"), AT);
+        DomainEvent event = balanceLow();
         assertThat(event.walletId()).isEqualTo(Optional.of(WALLET));
         assertThat(event.orgId()).isEqualTo(ORG);
         assertThat(event.at()).isEqualTo(AT);
+    }
+
+    private static Transaction payment(TransactionStatus status, String amount) {
+        return Transaction.open(TX, ORG, WALLET, TransactionType.PAYMENT, status, Usdc.parse(amount), RECIPIENT, AT);
+    }
+
+    private static Wallet wallet(LedgerAddress address, String balance) {
+        return new Wallet(WALLET, ORG, "agent-7", "label", POLICY, List.of(), WalletStatus.ACTIVE, address,
+                Usdc.parse(balance), SpendSummary.EMPTY, 0, Optional.empty(), AT, AT);
+    }
+
+    private static DomainEvent balanceLow() {
+        return new DomainEvent.BalanceLow(wallet(new LedgerAddress(Base58.encode(new byte[32])), "4.2"), Usdc.parse("5"), AT);
     }
 }

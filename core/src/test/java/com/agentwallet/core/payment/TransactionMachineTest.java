@@ -113,7 +113,7 @@ class TransactionMachineTest {
         assertThat(next.updatedAt()).isEqualTo(Cmd.CO_SIGNED_IN_WINDOW.at);
         assertThat(next.failureReason()).isEmpty();
         assertThat(transition.events()).isEqualTo(type == TransactionType.PAYMENT
-                ? List.of(new DomainEvent.TransactionPending(ORG, WALLET, TX, AMOUNT, RECIPIENT, Cmd.CO_SIGNED_IN_WINDOW.at))
+                ? List.of(new DomainEvent.TransactionPending(next, Cmd.CO_SIGNED_IN_WINDOW.at))
                 : List.of());
     }
 
@@ -146,8 +146,7 @@ class TransactionMachineTest {
         assertThat(next.slot()).contains(SLOT);
         assertThat(next.updatedAt()).isEqualTo(Cmd.CONFIRM.at);
         assertThat(transition.events()).isEqualTo(type == TransactionType.PAYMENT
-                ? List.of(new DomainEvent.TransactionCompleted(ORG, WALLET, TX, LEDGER_SIGNATURE, AMOUNT, RECIPIENT, true,
-                SLOT, Cmd.CONFIRM.at))
+                ? List.of(new DomainEvent.TransactionCompleted(next, Cmd.CONFIRM.at))
                 : List.of());
     }
 
@@ -176,8 +175,7 @@ class TransactionMachineTest {
         if (reason != null) {
             assertThat(next.failureReason()).contains(reason);
         }
-        DomainEvent expected = new DomainEvent.TransactionEnded(ORG, WALLET, TX, AMOUNT, RECIPIENT, ending,
-                next.failureReason().orElseThrow(), cmd.at);
+        DomainEvent expected = new DomainEvent.TransactionEnded(next, cmd.at);
         assertThat(transition.events()).containsExactly(expected);
         assertThat(transition.events().get(0).type()).isEqualTo(eventType);
         return next;

@@ -5,6 +5,9 @@ import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.port.Storage;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +50,9 @@ class InMemoryStorageTest extends StorageContract {
     }
 
     private static OutboxEvent pending(IdGenerator ids, int seconds) {
-        return new OutboxEvent(ids.event(), new DomainEvent.TransactionPending(ids.org(), ids.wallet(), ids.tx(),
-                Usdc.parse("1.00"), RECIPIENT, T0.plusSeconds(seconds)), T0.plusSeconds(seconds));
+        Transaction tx = Transaction.open(ids.tx(), ids.org(), ids.wallet(), TransactionType.PAYMENT,
+                TransactionStatus.PENDING, Usdc.parse("1.00"), RECIPIENT, T0.plusSeconds(seconds));
+        return new OutboxEvent(ids.event(), new DomainEvent.TransactionPending(tx, T0.plusSeconds(seconds)),
+                T0.plusSeconds(seconds));
     }
 }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -51,13 +52,18 @@ class WalletMachineTest {
 
     static Stream<Arguments> legal() {
         return Stream.of(
-                Arguments.of(WalletStatus.ACTIVE, Cmd.FREEZE, WalletStatus.FROZEN, statusEvent(EventType.WALLET_FROZEN)),
-                Arguments.of(WalletStatus.ACTIVE, Cmd.POLICY_EXPIRED_NOW, WalletStatus.FROZEN, expiredEvent(NOW)),
-                Arguments.of(WalletStatus.ACTIVE, Cmd.POLICY_EXPIRED_EARLIER, WalletStatus.FROZEN,
+                Arguments.of(WalletStatus.ACTIVE, Cmd.FREEZE, WalletStatus.FROZEN, EventType.WALLET_FROZEN,
+                        statusEvent(WalletStatus.ACTIVE, WalletStatus.FROZEN)),
+                Arguments.of(WalletStatus.ACTIVE, Cmd.POLICY_EXPIRED_NOW, WalletStatus.FROZEN, EventType.POLICY_EXPIRED,
+                        expiredEvent(NOW)),
+                Arguments.of(WalletStatus.ACTIVE, Cmd.POLICY_EXPIRED_EARLIER, WalletStatus.FROZEN, EventType.POLICY_EXPIRED,
                         expiredEvent(NOW.minus(Duration.ofHours(1)))),
-                Arguments.of(WalletStatus.ACTIVE, Cmd.ARCHIVE, WalletStatus.ARCHIVED, statusEvent(EventType.WALLET_ARCHIVED)),
-                Arguments.of(WalletStatus.FROZEN, Cmd.UNFREEZE, WalletStatus.ACTIVE, statusEvent(EventType.WALLET_UNFROZEN)),
-                Arguments.of(WalletStatus.FROZEN, Cmd.ARCHIVE, WalletStatus.ARCHIVED, statusEvent(EventType.WALLET_ARCHIVED)));
+                Arguments.of(WalletStatus.ACTIVE, Cmd.ARCHIVE, WalletStatus.ARCHIVED, EventType.WALLET_ARCHIVED,
+                        statusEvent(WalletStatus.ACTIVE, WalletStatus.ARCHIVED)),
+                Arguments.of(WalletStatus.FROZEN, Cmd.UNFREEZE, WalletStatus.ACTIVE, EventType.WALLET_UNFROZEN,
+                        statusEvent(WalletStatus.FROZEN, WalletStatus.ACTIVE)),
+                Arguments.of(WalletStatus.FROZEN, Cmd.ARCHIVE, WalletStatus.ARCHIVED, EventType.WALLET_ARCHIVED,
+                        statusEvent(WalletStatus.FROZEN, WalletStatus.ARCHIVED)));
     }
 
     static Stream<Arguments> illegal() {
@@ -76,9 +82,10 @@ class WalletMachineTest {
                 Arguments.of(WalletStatus.ARCHIVED, Cmd.ARCHIVE));
     }
 
-    @ParameterizedTest(name = "{0} x {1} -> {2}")
+    @ParameterizedTest(name = "{0} x {1} -> {2}, {3}")
     @MethodSource("legal")
-    void legalCommandsMoveTheWalletAndAnnounceIt(WalletStatus from, Cmd cmd, WalletStatus to, DomainEvent event) {
+    void legalCommandsMoveTheWalletAndAnnounceIt(WalletStatus from, Cmd cmd, WalletStatus to, EventType type,
+                                                  DomainEvent event) {
         Wallet wallet = wallet(from);
         Result<Transition<Wallet>> result = WalletMachine.apply(wallet, cmd.command, NOW);
 
@@ -87,6 +94,7 @@ class WalletMachineTest {
         assertThat(transition.state()).isEqualTo(wallet.withStatus(to, NOW));
         assertThat(transition.state().updatedAt()).isEqualTo(NOW);
         assertThat(transition.events()).containsExactly(event);
+        assertThat(event.type()).isEqualTo(type);
     }
 
     @ParameterizedTest(name = "{0} x {1} is refused")
@@ -114,22 +122,24 @@ class WalletMachineTest {
                 .value().events().get(0);
         assertThat(frozen.type()).isEqualTo(EventType.WALLET_FROZEN);
         assertThat(frozen.walletId()).contains(WALLET);
-        assertThat(frozen.payload()).containsEntry("wallet_id", WALLET.value())
-                .containsEntry("timestamp", "2026-04-01T12:00:00.000Z");
+        assertThat(frozen.payload()).isEqualTo(Map.of("wallet_id", WALLET.value(), "agent_id", "agent-1",
+                "status", "frozen", "timestamp", "2026-04-01T12:00:00.000Z"));
 
         DomainEvent expired = WalletMachine.apply(wallet(WalletStatus.ACTIVE), Cmd.POLICY_EXPIRED_EARLIER.command, NOW)
                 .value().events().get(0);
         assertThat(expired.type()).isEqualTo(EventType.POLICY_EXPIRED);
-        assertThat(expired.payload()).containsEntry("policy_id", POLICY.value()).containsEntry("wallet_id", WALLET.value())
+        assertThat(expired.payload()).containsOnlyKeys("wallet_id", "agent_id", "policy_id", "expiry", "status", "timestamp")
+                .containsEntry("policy_id", POLICY.value()).containsEntry("wallet_id", WALLET.value())
+                .containsEntry("agent_id", "agent-1").containsEntry("status", "frozen")
                 .containsEntry("expiry", "2026-04-01T11:00:00.000Z").containsEntry("timestamp", "2026-04-01T12:00:00.000Z");
     }
 
-    private static DomainEvent statusEvent(EventType type) {
-        return new DomainEvent.WalletStatusChanged(type, ORG, WALLET, NOW);
+    private static DomainEvent statusEvent(WalletStatus from, WalletStatus to) {
+        return new DomainEvent.WalletStatusChanged(wallet(from).withStatus(to, NOW), NOW);
     }
 
     private static DomainEvent expiredEvent(Instant expiry) {
-        return new DomainEvent.PolicyExpired(ORG, POLICY, WALLET, expiry, NOW);
+        return new DomainEvent.PolicyExpired(wallet(WalletStatus.ACTIVE).withStatus(WalletStatus.FROZEN, NOW), expiry, NOW);
     }
 
     private static Wallet wallet(WalletStatus status) {
