@@ -35,9 +35,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static java.util.Objects.requireNonNull;
+
 /** The server binary: {@code server config.yml} runs the service; the other commands are operator tooling. */
 public final class AgentWalletApplication extends Application<ServiceConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(AgentWalletApplication.class);
+
+    private final Clock clock;
+
+    /** The server on the system clock. */
+    public AgentWalletApplication() {
+        this(CoreModule.SYSTEM_CLOCK);
+    }
+
+    /** The server on {@code clock}: every time-driven rule, expiry and retry schedule reads it. */
+    public AgentWalletApplication(Clock clock) {
+        this.clock = requireNonNull(clock, "clock is null");
+    }
 
     public static void main(String[] args) throws Exception {
         new AgentWalletApplication().run(args);
@@ -69,7 +83,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
             https.forEach(connector -> SelfSignedCertificate.createIfAbsent(Path.of(connector.getKeyStorePath()),
                     connector.getKeyStorePassword()));
         }
-        Injector injector = Guice.createInjector(new CoreModule(configuration));
+        Injector injector = Guice.createInjector(new CoreModule(configuration, clock));
         Resources resources = new Resources(injector);
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -84,7 +98,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 api.sessionTokens().issuer(), api.sessionTokens().audience());
         RateLimits rateLimits = new RateLimits(limit(api.rateLimit()), api.organisationRateLimits().entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))),
-                injector.getInstance(Clock.class));
+                clock);
         V1Api.register(environment.jersey(), environment.getObjectMapper(), new V1Api.Parts(
                 injector.getInstance(WalletService.class), injector.getInstance(PaymentService.class),
                 injector.getInstance(EscrowService.class), injector.getInstance(PolicyService.class),

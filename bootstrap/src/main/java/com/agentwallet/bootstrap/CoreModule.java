@@ -46,20 +46,24 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The wiring of the core to its adapters, chosen by configuration: the books (embedded or external
- * PostgreSQL), the ledger plugin by name, a millisecond clock (the contract's precision) and
- * secure ids. Plain Guice, no classpath scanning.
+ * PostgreSQL), the ledger plugin by name, the application's clock and secure ids. Plain Guice, no
+ * classpath scanning.
  */
 public final class CoreModule extends AbstractModule {
-    private final ServiceConfiguration configuration;
+    /** The system clock to the millisecond: the contract's precision. */
+    public static final Clock SYSTEM_CLOCK = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
 
-    public CoreModule(ServiceConfiguration configuration) {
+    private final ServiceConfiguration configuration;
+    private final Clock clock;
+
+    public CoreModule(ServiceConfiguration configuration, Clock clock) {
         this.configuration = requireNonNull(configuration, "configuration is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     @Provides
-    @Singleton
     Clock clock() {
-        return Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
+        return clock;
     }
 
     @Provides

@@ -21,7 +21,7 @@ abstract class OperatorCommand extends ConfiguredCommand<ServiceConfiguration> {
     @Override
     protected final void run(Bootstrap<ServiceConfiguration> bootstrap, Namespace namespace,
                              ServiceConfiguration configuration) {
-        Injector injector = Guice.createInjector(new CoreModule(configuration));
+        Injector injector = Guice.createInjector(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK));
         try (Resources resources = new Resources(injector)) {
             execute(injector, namespace, configuration);
         }

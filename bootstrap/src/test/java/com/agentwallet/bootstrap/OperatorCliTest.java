@@ -163,7 +163,7 @@ class OperatorCliTest {
             ObjectMapper json = Jackson.newObjectMapper();
             ServiceConfiguration configuration = new YamlConfigurationFactory<>(ServiceConfiguration.class,
                     Validation.buildDefaultValidatorFactory().getValidator(), json, "dw").build(config.toFile());
-            Injector injector = Guice.createInjector(new CoreModule(configuration));
+            Injector injector = Guice.createInjector(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK));
             try (Resources resources = new Resources(injector)) {
                 return read.apply(injector);
             }

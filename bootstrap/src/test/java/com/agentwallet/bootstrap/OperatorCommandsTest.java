@@ -72,7 +72,7 @@ class OperatorCommandsTest {
                 "coSignWindow", "1h",
                 "database", Map.of("maxConnections", 4),
                 "ledger", Map.of("type", "sim", "settings", Map.of("seed", "5")))), ServiceConfiguration.class);
-        injector = Guice.createInjector(Modules.override(new CoreModule(configuration))
+        injector = Guice.createInjector(Modules.override(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK))
                 .with(binder -> binder.bind(Clock.class).toInstance(clock)));
         resources = new Resources(injector);
     }

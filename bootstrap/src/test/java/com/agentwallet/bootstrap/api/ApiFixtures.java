@@ -50,7 +50,11 @@ final class ApiFixtures {
     }
 
     ApiFixtures(ApiServer server, DemoOrg org) {
-        this.client = server.client();
+        this(server.client(), org);
+    }
+
+    ApiFixtures(ApiClient client, DemoOrg org) {
+        this.client = client;
         this.org = org;
     }
 

@@ -1,9 +1,11 @@
 package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.bootstrap.AgentWalletApplication;
+import com.agentwallet.bootstrap.CoreModule;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.Application;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,18 +73,35 @@ public final class ApiServer {
 
     /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */
     public static ApiServer start(ConfigOverride... overrides) {
-        Path data;
-        try {
-            data = Files.createTempDirectory("agent-wallet-api");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return start(CoreModule.SYSTEM_CLOCK, newDataDirectory(), overrides);
+    }
+
+    /**
+     * A server of the caller's own on {@code clock} (which the test may move) and the data directory
+     * {@code data} (a new one from {@link #newDataDirectory()}, or the directory of a server that
+     * stopped or was killed, to start it again); stop it after.
+     */
+    public static ApiServer start(Clock clock, Path data, ConfigOverride... overrides) {
         List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
         all.add(ConfigOverride.config("dataDirectory", data.toString()));
         all.add(ConfigOverride.config("server.applicationConnectors[0].keyStorePath",
                 data.resolve("tls/localhost.p12").toString()));
         return new ApiServer(new DropwizardTestSupport<>(AgentWalletApplication.class,
-                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)), data, all);
+                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)) {
+            @Override
+            public Application<ServiceConfiguration> newApplication() {
+                return new AgentWalletApplication(clock);
+            }
+        }, data, all);
+    }
+
+    /** An empty data directory for a server of its own. */
+    public static Path newDataDirectory() {
+        try {
+            return Files.createTempDirectory("agent-wallet-api");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public void stop() {
@@ -138,7 +158,8 @@ public final class ApiServer {
         throw new IllegalStateException("no " + kind.getSimpleName() + " connector");
     }
 
-    private static List<DemoOrg> readOrgs(Path credentials) {
+    /** The demo organisations a server wrote to its credentials file on first start. */
+    static List<DemoOrg> readOrgs(Path credentials) {
         try {
             JsonNode root = new ObjectMapper().readTree(credentials.toFile());
             List<DemoOrg> orgs = new ArrayList<>();
@@ -155,7 +176,7 @@ public final class ApiServer {
     }
 
     /** Trusts exactly the server's own self-signed certificate, so TLS is verified for real. */
-    private static SSLContext trusting(Path keyStore) {
+    static SSLContext trusting(Path keyStore) {
         try (InputStream in = Files.newInputStream(keyStore)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, "agent-wallet-test".toCharArray());

@@ -16,6 +16,10 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -28,8 +32,10 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     private final HttpsServer server;
+    private final ExecutorService handlers = Executors.newCachedThreadPool();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
+    private volatile CountDownLatch held = new CountDownLatch(0);
 
     WebhookReceiver(Path keyStore, String password) {
         try {
@@ -40,9 +46,11 @@ final class WebhookReceiver implements AutoCloseable {
                     received.add(new Received(exchange.getRequestHeaders().getFirst("Service-Signature"),
                             new String(in.readAllBytes(), StandardCharsets.UTF_8)));
                 }
+                awaitRelease();
                 exchange.sendResponseHeaders(status, -1);
                 exchange.close();
             });
+            server.setExecutor(handlers);
             server.start();
         } catch (IOException e) {
             throw new IllegalStateException("the receiver did not start", e);
@@ -57,6 +65,26 @@ final class WebhookReceiver implements AutoCloseable {
         status = statusCode;
     }
 
+    /** From now on each POST is recorded on arrival and left unanswered until {@link #release()}. */
+    void hold() {
+        held = new CountDownLatch(1);
+    }
+
+    /** Answers the POSTs held so far, and those to come without delay. */
+    void release() {
+        held.countDown();
+    }
+
+    private void awaitRelease() {
+        try {
+            if (!held.await(1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("a held POST was never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     List<Received> received() {
         return List.copyOf(received);
     }
@@ -69,7 +97,9 @@ final class WebhookReceiver implements AutoCloseable {
 
     @Override
     public void close() {
+        release();
         server.stop(0);
+        handlers.shutdownNow();
     }
 
     private static SSLContext tls(Path keyStore, String password) {

@@ -1,0 +1,111 @@
+package com.agentwallet.bootstrap.api;
+
+import com.agentwallet.bootstrap.AgentWalletApplication;
+import io.dropwizard.testing.ResourceHelpers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server in a JVM of its own, started from the tests' classpath with the end-to-end tests'
+ * configuration, that a test can kill the way a crash or {@code kill -9} does: no shutdown hook
+ * runs, so its embedded PostgreSQL is left running and nothing in flight is finished.
+ */
+final class ServerProcess implements AutoCloseable {
+    private static final Duration START_LIMIT = Duration.ofMinutes(3);
+
+    private final Process process;
+    private final Path log;
+    private final ApiClient client;
+    private final DemoOrg org;
+
+    private ServerProcess(Process process, Path log, ApiClient client, DemoOrg org) {
+        this.process = process;
+        this.log = log;
+        this.client = client;
+        this.org = org;
+    }
+
+    /** Starts the server on {@code data} and waits until it answers over HTTPS. */
+    static ServerProcess start(Path data) {
+        int https = freePort();
+        int http = freePort();
+        Path log = data.resolve("server-process.log");
+        Process process;
+        try {
+            Files.createDirectories(data);
+            process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                    "-Ddw.dataDirectory=" + data,
+                    "-Ddw.server.applicationConnectors[0].keyStorePath=" + data.resolve("tls/localhost.p12"),
+                    "-Ddw.server.applicationConnectors[0].port=" + https,
+                    "-Ddw.server.applicationConnectors[1].port=" + http,
+                    AgentWalletApplication.class.getName(), "server", ResourceHelpers.resourceFilePath("api-test.yml")))
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the server process did not start", e);
+        }
+        Path credentials = data.resolve("demo-credentials.json");
+        DemoOrg org = Eventually.await(START_LIMIT, () -> "the server process did not come up; see " + log, () -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+            }
+            return Files.exists(credentials) ? Optional.of(ApiServer.readOrgs(credentials).get(0)) : Optional.empty();
+        });
+        ApiClient client = new ApiClient("https://localhost:" + https + "/v1", "http://localhost:" + http + "/v1",
+                ApiServer.trusting(data.resolve("tls/localhost.p12")));
+        ServerProcess server = new ServerProcess(process, log, client, org);
+        Eventually.await(START_LIMIT, () -> "the server process does not answer over HTTPS; see " + log,
+                server::answers);
+        return server;
+    }
+
+    ApiClient client() {
+        return client;
+    }
+
+    DemoOrg org() {
+        return org;
+    }
+
+    /** Kills the process at once (SIGKILL) and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(1, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("the server process survived SIGKILL; see " + log);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    private Optional<Boolean> answers() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+        }
+        try {
+            return Optional.of(client.get("/wallets", org.viewerKey()).status() == 200).filter(ok -> ok);
+        } catch (IllegalStateException notListeningYet) {
+            return Optional.empty();
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
