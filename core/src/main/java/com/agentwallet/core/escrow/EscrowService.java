@@ -32,6 +32,7 @@ import com.agentwallet.core.wallet.Wallet;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -168,7 +169,9 @@ public final class EscrowService {
             Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());
             stores.escrows().update(next);
             payout.ifPresent(stores.transactions()::insert);
-            events.publish(stores, transition.events());
+            // A settlement's event names its payout transaction, which the machine cannot know.
+            events.publish(stores, payout.<List<DomainEvent>>map(tx -> List.of(new DomainEvent.EscrowSettled(next, now)))
+                    .orElse(transition.events()));
             return new Changed(next, payout);
         });
     }

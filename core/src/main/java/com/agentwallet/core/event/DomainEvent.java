@@ -8,6 +8,7 @@ import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.TypedId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.id.WebhookId;
@@ -300,7 +301,8 @@ public sealed interface DomainEvent {
         }
 
         public Map<String, Object> payload() {
-            return escrowFields(escrow, at, "settle_reason", escrow.settleReason().orElseThrow());
+            return escrowFields(escrow, at, "settle_reason", escrow.settleReason().orElseThrow(),
+                    "settle_tx_id", escrow.settleTx().map(TxId::value).orElse(null));
         }
     }
 

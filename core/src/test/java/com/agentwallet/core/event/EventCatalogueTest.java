@@ -301,10 +301,11 @@ class EventCatalogueTest {
         Escrow escrow = escrows.lock();
         int mark = outbox.mark();
 
-        core.escrows.complete(org, escrow.id(), "output_hash", PROOF).value();
+        Escrow released = core.escrows.complete(org, escrow.id(), "output_hash", PROOF).value();
 
         return new Caused(onlyNew(EventType.ESCROW_RELEASED, mark), escrows.fields(escrow, "released",
-                "settle_reason", "proof_verified", "timestamp", NOW));
+                "settle_reason", "proof_verified", "settle_tx_id", released.settleTx().orElseThrow().value(),
+                "timestamp", NOW));
     }
 
     private Caused escrowRefunded() {
@@ -314,9 +315,11 @@ class EventCatalogueTest {
         int mark = outbox.mark();
 
         assertThat(core.escrows.refundTimedOut(10)).isEqualTo(1);
+        Escrow refunded = core.escrows.get(org, escrow.id()).value();
 
         return new Caused(onlyNew(EventType.ESCROW_REFUNDED, mark), escrows.fields(escrow, "refunded",
-                "settle_reason", "timeout", "timestamp", "2026-04-01T13:00:00.000Z"));
+                "settle_reason", "timeout", "settle_tx_id", refunded.settleTx().orElseThrow().value(),
+                "timestamp", "2026-04-01T13:00:00.000Z"));
     }
 
     private Caused escrowDisputed() {
