@@ -1,0 +1,204 @@
+// Instruction builders of the agent-wallet program and an organisation fixture on a World.
+import {
+  ATA_PROGRAM, Bytes, IX, Keypair, PROGRAM_ID, SYSTEM_PROGRAM, TOKEN_PROGRAM, USDC, ata, escrowPda, policyPda, r, s,
+  sha256, sw, treasuryPda, w, walletPda,
+} from './harness.mjs';
+
+export const ix = (accounts, data) => ({ programId: PROGRAM_ID, accounts, data });
+
+export const FLAG = { MAX_PER_TX: 1, MAX_PER_DAY: 2, MAX_PER_MONTH: 4, VELOCITY_CAP: 8, EXPIRY: 16, CO_SIGN: 32 };
+
+/** Instruction data of WritePolicy for a rules object; `n` entries travel with it (default: all). */
+export function writePolicyData(bump, policyId, rules, n) {
+  const allowed = rules.allowed ?? [];
+  const blocked = rules.blocked ?? [];
+  const entries = [...allowed, ...blocked];
+  const count = n ?? entries.length;
+  let flags = 0;
+  if (rules.maxPerTx !== undefined) flags |= FLAG.MAX_PER_TX;
+  if (rules.maxPerDay !== undefined) flags |= FLAG.MAX_PER_DAY;
+  if (rules.maxPerMonth !== undefined) flags |= FLAG.MAX_PER_MONTH;
+  if (rules.velocityCap !== undefined) flags |= FLAG.VELOCITY_CAP;
+  if (rules.expiry !== undefined) flags |= FLAG.EXPIRY;
+  if (rules.coSign !== undefined) flags |= FLAG.CO_SIGN;
+  const data = new Bytes().u8(IX.WRITE_POLICY).u8(bump).raw(sha256(policyId)).u64(rules.version ?? 1).u32(flags)
+    .u32(rules.velocityCap ?? 0).u64(rules.maxPerTx ?? 0).u64(rules.maxPerDay ?? 0).u64(rules.maxPerMonth ?? 0)
+    .u64(rules.expiry ?? 0).u64(rules.coSign ?? 0);
+  data.raw(rules.coSigner ? rules.coSigner.publicKey : Buffer.alloc(32));
+  data.u8(allowed.length).u8(blocked.length).u8(count).u8(0);
+  for (const entry of entries.slice(0, count)) data.key(entry);
+  return data.done();
+}
+
+export class Org {
+  static async create(world, orgId = 'org_test') {
+    const org = new Org(world, orgId);
+    await org.init();
+    return org;
+  }
+
+  constructor(world, orgId) {
+    this.world = world;
+    this.orgId = orgId;
+    this.authority = new Keypair();
+    world.svm.airdrop(this.authority.address, 100_000_000_000n);
+  }
+
+  async init() {
+    this.mintAuthority = this.world.mintAuthority ??= new Keypair();
+    this.mint = this.world.mint ??= this.world.createMint(this.mintAuthority);
+    this.treasury = await treasuryPda(this.orgId);
+    this.treasuryToken = await this.world.createAta(this.treasury.address, this.mint);
+    const { bump: tokenBump } = await ata(this.treasury.address, this.mint);
+    this.treasuryTokenBump = tokenBump;
+    this.world.run('init_treasury', this.initTreasury(), [this.authority]).expectOk();
+  }
+
+  initTreasury(overrides = {}) {
+    return ix([
+      sw(this.authority.address), w(overrides.treasury ?? this.treasury.address),
+      r(overrides.token ?? this.treasuryToken), r(overrides.mint ?? this.mint), r(SYSTEM_PROGRAM),
+    ], new Bytes().u8(IX.INIT_TREASURY).u8(overrides.bump ?? this.treasury.bump).u8(this.treasuryTokenBump)
+      .raw(sha256(this.orgId)).done());
+  }
+
+  deposit(amount) {
+    this.world.mintTo(this.mint, this.mintAuthority, this.treasuryToken, amount);
+  }
+
+  async policy(policyId, rules, name = 'write_policy') {
+    const policy = await policyPda(this.orgId, policyId);
+    const outcome = this.world.run(name, this.writePolicy(policy, policyId, rules), [this.authority]);
+    return { ...policy, policyId, outcome };
+  }
+
+  writePolicy(policy, policyId, rules, n) {
+    return ix([sw(this.authority.address), r(this.treasury.address), w(policy.address), r(SYSTEM_PROGRAM)],
+      writePolicyData(policy.bump, policyId, rules, n));
+  }
+
+  writePolicyEntries(policy, version, start, entries) {
+    const data = new Bytes().u8(IX.WRITE_POLICY_ENTRIES).u64(version).u8(start).u8(entries.length);
+    for (const entry of entries) data.key(entry);
+    return ix([s(this.authority.address), r(this.treasury.address), w(policy.address)], data.done());
+  }
+
+  /** Creates the wallet's token account and the wallet; sets a session key valid for an hour. */
+  async wallet(agentId, policy, { session = true } = {}) {
+    const wallet = await walletPda(this.orgId, agentId);
+    const token = await this.world.createAta(wallet.address, this.mint);
+    const { bump: tokenBump } = await ata(wallet.address, this.mint);
+    const handle = { agentId, address: wallet.address, bump: wallet.bump, token, tokenBump, policy: policy.address };
+    this.world.run('create_wallet', this.createWallet(handle), [this.authority]).expectOk();
+    if (session) {
+      handle.session = new Keypair();
+      this.world.run('set_session_key', this.setSessionKey(handle, handle.session, this.world.now() + 3600n),
+        [this.authority]).expectOk();
+    }
+    return handle;
+  }
+
+  createWallet(wallet, overrides = {}) {
+    return ix([
+      sw(this.authority.address), r(overrides.treasury ?? this.treasury.address),
+      w(overrides.wallet ?? wallet.address), r(overrides.token ?? wallet.token),
+      r(overrides.policy ?? wallet.policy), r(this.mint), r(SYSTEM_PROGRAM),
+    ], new Bytes().u8(IX.CREATE_WALLET).u8(overrides.bump ?? wallet.bump).u8(overrides.tokenBump ?? wallet.tokenBump)
+      .raw(sha256(overrides.agentId ?? wallet.agentId)).done());
+  }
+
+  setSessionKey(wallet, session, expiresAt) {
+    return ix([s(this.authority.address), r(this.treasury.address), w(wallet.address)],
+      new Bytes().u8(IX.SET_SESSION_KEY).raw(session.publicKey).u64(expiresAt).done());
+  }
+
+  updateWallet(wallet, status, policy = wallet.policy) {
+    return ix([s(this.authority.address), r(this.treasury.address), w(wallet.address), r(policy)],
+      new Bytes().u8(IX.UPDATE_WALLET).u8(status).done());
+  }
+
+  fund(wallet, amount, overrides = {}) {
+    return this.move(IX.FUND, wallet, amount, overrides);
+  }
+
+  withdraw(wallet, amount, overrides = {}) {
+    return this.move(IX.WITHDRAW, wallet, amount, overrides);
+  }
+
+  move(tag, wallet, amount, overrides) {
+    return ix([
+      s(overrides.authority ?? this.authority.address), r(overrides.treasury ?? this.treasury.address),
+      w(overrides.treasuryToken ?? this.treasuryToken), r(overrides.wallet ?? wallet.address),
+      w(overrides.walletToken ?? wallet.token), r(this.mint), r(overrides.tokenProgram ?? TOKEN_PROGRAM),
+    ], new Bytes().u8(tag).u64(amount).done());
+  }
+
+  /** Pay from a wallet: `session` signs (unless overridden), optionally a co-signer account. */
+  pay(wallet, recipientToken, amount, overrides = {}) {
+    const session = overrides.session ?? wallet.session;
+    const accounts = [
+      overrides.sessionNotSigning ? r(session.address) : s(session.address), w(overrides.wallet ?? wallet.address),
+      w(overrides.walletToken ?? wallet.token), r(overrides.policy ?? wallet.policy), w(recipientToken),
+      r(overrides.mint ?? this.mint), r(TOKEN_PROGRAM),
+    ];
+    if (overrides.coSigner) {
+      accounts.push(overrides.coSignerNotSigning ? r(overrides.coSigner.address) : s(overrides.coSigner.address));
+    }
+    return ix(accounts, new Bytes().u8(IX.PAY).u64(amount).done());
+  }
+
+  payAs(wallet, recipientToken, amount, overrides = {}) {
+    const session = overrides.session ?? wallet.session;
+    const signers = [session];
+    if (overrides.coSigner && !overrides.coSignerNotSigning) signers.push(overrides.coSigner);
+    const outcome = this.world.run('pay', this.pay(wallet, recipientToken, amount, overrides),
+      overrides.sessionNotSigning ? signers.slice(1) : signers);
+    return outcome;
+  }
+
+  async escrow(wallet, escrowId) {
+    const escrow = await escrowPda(wallet.address, escrowId);
+    const vault = await this.world.createAta(escrow.address, this.mint);
+    const { bump: vaultBump } = await ata(escrow.address, this.mint);
+    return { escrowId, address: escrow.address, bump: escrow.bump, vault, vaultBump, wallet };
+  }
+
+  lock(escrow, receiver, amount, deadline, expectedProof, overrides = {}) {
+    const wallet = escrow.wallet;
+    const session = overrides.session ?? wallet.session;
+    const data = new Bytes().u8(IX.ESCROW_LOCK).u8(escrow.bump).u8(escrow.vaultBump).raw(sha256(escrow.escrowId))
+      .key(receiver).u64(amount).u64(deadline).u8(expectedProof ? 1 : 0).raw(expectedProof ?? Buffer.alloc(32)).done();
+    return this.world.run('escrow_lock', ix([
+      s(session.address), sw(this.world.payer.address), w(wallet.address), w(wallet.token), r(wallet.policy),
+      w(escrow.address), w(overrides.vault ?? escrow.vault), r(this.mint), r(TOKEN_PROGRAM), r(SYSTEM_PROGRAM),
+    ], data), [session]);
+  }
+
+  release(escrow, receiverToken, proof) {
+    return this.world.run('escrow_release', ix([
+      s(this.authority.address), r(this.treasury.address), w(escrow.address), w(escrow.vault), w(receiverToken),
+      r(this.mint), r(TOKEN_PROGRAM),
+    ], new Bytes().u8(IX.ESCROW_RELEASE).raw(proof).done()), [this.authority]);
+  }
+
+  dispute(escrow) {
+    return this.world.run('escrow_dispute', ix([s(this.authority.address), r(this.treasury.address), w(escrow.address)],
+      Buffer.from([IX.ESCROW_DISPUTE])), [this.authority]);
+  }
+
+  resolve(escrow, outcome, destinationToken) {
+    return this.world.run('escrow_resolve', ix([
+      s(this.authority.address), r(this.treasury.address), w(escrow.address), w(escrow.vault), w(destinationToken),
+      w(escrow.wallet.address), r(this.mint), r(TOKEN_PROGRAM),
+    ], Buffer.from([IX.ESCROW_RESOLVE, outcome])), [this.authority]);
+  }
+
+  refund(escrow, overrides = {}) {
+    return this.world.run('escrow_refund', ix([
+      w(escrow.address), w(escrow.vault), w(overrides.wallet ?? escrow.wallet.address),
+      w(overrides.walletToken ?? escrow.wallet.token), r(this.mint), r(TOKEN_PROGRAM),
+    ], Buffer.from([IX.ESCROW_REFUND])));
+  }
+}
+
+export { USDC, ATA_PROGRAM };

@@ -1,0 +1,503 @@
+// The agent-wallet program in a real Solana VM (LiteSVM): real SPL Token, a 6-decimal mint.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { E, GENESIS, Keypair, USDC, World, addressOf, ata, sha256, walletPda } from './harness.mjs';
+import { Org, ix } from './program.mjs';
+
+const units = new Map();
+function collect(world) {
+  for (const [name, list] of world.units) units.set(name, [...(units.get(name) ?? []), ...list]);
+}
+
+after(() => {
+  const rows = [...units.entries()].map(([name, list]) => ({
+    instruction: name, runs: list.length, min: Math.min(...list), max: Math.max(...list),
+  }));
+  console.log('\ncompute units per successful instruction (whole transaction, CPIs included):');
+  console.table(rows);
+});
+
+/** An organisation with 10,000 USDC, a recipient with a token account, and a world to run in. */
+async function setup(t) {
+  const world = new World();
+  const org = await Org.create(world);
+  org.deposit(10_000n * USDC);
+  const bob = new Keypair();
+  const bobToken = await world.createAta(bob.address, org.mint);
+  t.after(() => collect(world));
+  return { world, org, bob, bobToken };
+}
+
+async function fundedWallet(world, org, policyId, rules, agentId = 'agent-1', amount = 1_000n * USDC) {
+  const policy = await org.policy(policyId, rules);
+  policy.outcome.expectOk();
+  const wallet = await org.wallet(agentId, policy);
+  world.run('fund', org.fund(wallet, amount), [org.authority]).expectOk();
+  return { policy, wallet };
+}
+
+describe('success paths', () => {
+  test('the wallet lives at the contract address and owns its associated token account', async (t) => {
+    const { world, org } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const expected = await walletPda('org_test', 'agent-1');
+    assert.equal(wallet.address, expected.address);
+    const account = world.account(wallet.address);
+    assert.equal(account.programAddress, 'AgentWa11etProgram1111111111111111111111111');
+    assert.equal(account.data.length, 3184);
+    assert.equal(account.data[0], 2); // kind wallet
+    assert.equal(account.data[1], 1); // layout version
+    const token = Buffer.from(world.account(wallet.token).data);
+    assert.equal(addressOf(token.subarray(32, 64)), wallet.address);
+    assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
+  });
+
+  test('init treasury and create wallet are idempotent; a second wallet of another agent is separate', async (t) => {
+    const { world, org } = await setup(t);
+    world.run('init_treasury', org.initTreasury(), [org.authority]).expectOk();
+    const { wallet, policy } = await fundedWallet(world, org, 'pol_a', {});
+    world.send([org.createWallet(wallet)], [org.authority]).expectOk();
+    assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
+    const other = await org.wallet('agent-2', policy);
+    assert.notEqual(other.address, wallet.address);
+    assert.equal(world.tokenBalance(other.token), 0n);
+  });
+
+  test('fund, pay, withdraw move real tokens', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', { maxPerTx: 100n * USDC });
+    org.payAs(wallet, bobToken, 12_500_000n).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 12_500_000n);
+    world.run('withdraw', org.withdraw(wallet, 87_500_000n), [org.authority]).expectOk();
+    assert.equal(world.tokenBalance(wallet.token), 900n * USDC);
+    assert.equal(world.tokenBalance(org.treasuryToken), 9_087_500_000n);
+  });
+
+  test('set/rotate session key: the old key stops working at once, the new one works', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const old = wallet.session;
+    const rotated = new Keypair();
+    world.run('set_session_key', org.setSessionKey(wallet, rotated, GENESIS + 7200n), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC, { session: old }).expectError(E.SESSION_TOKEN);
+    org.payAs(wallet, bobToken, USDC, { session: rotated }).expectOk();
+  });
+
+  test('freeze, unfreeze, archive (archived stays archived), and a new policy attached', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    world.run('update_wallet', org.updateWallet(wallet, 1), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectError(E.WALLET_NOT_ACTIVE);
+    world.run('update_wallet', org.updateWallet(wallet, 0), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    const strict = await org.policy('pol_strict', { maxPerTx: USDC / 2n });
+    world.run('update_wallet', org.updateWallet(wallet, 0, strict.address), [org.authority]).expectOk();
+    wallet.policy = strict.address;
+    org.payAs(wallet, bobToken, USDC).expectError(E.MAX_PER_TX);
+    world.run('update_wallet', org.updateWallet(wallet, 2), [org.authority]).expectOk();
+    world.send([org.updateWallet(wallet, 0)], [org.authority]).expectError(E.WALLET_NOT_ACTIVE);
+    world.send([org.fund(wallet, USDC)], [org.authority]).expectError(E.WALLET_NOT_ACTIVE);
+    world.send([org.withdraw(wallet, USDC)], [org.authority]).expectOk();
+    world.send([org.updateWallet(wallet, 3)], [org.authority]).expectError(E.INVALID_ARGUMENT);
+  });
+
+  test('a policy version older than the one on chain changes nothing', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', { version: 5, maxPerTx: 10n * USDC });
+    (await org.policy('pol_a', { version: 4, maxPerTx: USDC })).outcome.expectOk();
+    org.payAs(wallet, bobToken, 5n * USDC).expectOk();
+    (await org.policy('pol_a', { version: 6, maxPerTx: USDC })).outcome.expectOk();
+    org.payAs(wallet, bobToken, 5n * USDC).expectError(E.MAX_PER_TX);
+  });
+
+  test('a full policy is written in chunks; it refuses spending until complete', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const allowed = Array.from({ length: 31 }, () => new Keypair().address).concat([bob.address]);
+    const blocked = Array.from({ length: 64 }, () => new Keypair().address);
+    const policy = await org.policy('pol_big', { maxPerTx: 100n * USDC });
+    const wallet = await org.wallet('agent-1', policy);
+    world.run('fund', org.fund(wallet, 100n * USDC), [org.authority]).expectOk();
+    const rules = { version: 2, maxPerTx: 100n * USDC, allowed, blocked };
+    world.run('write_policy', org.writePolicy(policy, 'pol_big', rules, 20), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectError(E.ACCOUNT_NOT_FOUND);
+    const entries = [...allowed, ...blocked];
+    for (let start = 20; start < entries.length; start += 20) {
+      const chunk = entries.slice(start, start + 20);
+      world.run('write_policy_entries', org.writePolicyEntries(policy, 2, start, chunk), [org.authority]).expectOk();
+    }
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    world.send([org.writePolicyEntries(policy, 2, 96, [bob.address])], [org.authority]).expectError(E.INVALID_ARGUMENT);
+    const blockedLast = blocked[63];
+    const lastToken = await world.createAta(blockedLast, org.mint);
+    org.payAs(wallet, lastToken, USDC).expectError(E.ALLOWED_RECIPIENTS);
+    const tooMany = { ...rules, version: 3, blocked: [...blocked, bob.address] };
+    world.send([org.writePolicy(policy, 'pol_big', tooMany, 0)], [org.authority]).expectError(E.INVALID_ARGUMENT);
+  });
+});
+
+describe('every rule rejects, in the enforcement order', () => {
+  test('session_token: none set, expired, another wallet\'s key, not signing', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const policy = await org.policy('pol_a', {});
+    const bare = await org.wallet('agent-bare', policy, { session: false });
+    world.run('fund', org.fund(bare, 10n * USDC), [org.authority]).expectOk();
+    org.payAs(bare, bobToken, USDC, { session: new Keypair() }).expectError(E.SESSION_TOKEN);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {}, 'agent-1');
+    const other = await org.wallet('agent-2', policy);
+    org.payAs(wallet, bobToken, USDC, { session: other.session }).expectError(E.SESSION_TOKEN);
+    org.payAs(wallet, bobToken, USDC, { sessionNotSigning: true }).expectError(E.SESSION_TOKEN);
+    world.setTime(GENESIS + 3600n);
+    org.payAs(wallet, bobToken, USDC).expectError(E.SESSION_TOKEN);
+    world.setTime(GENESIS + 3599n);
+    org.payAs(wallet, bobToken, USDC).expectOk();
+  });
+
+  test('each check fails on its own, and the first failing check names the violation', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_o', { version: 1 });
+    for (let i = 0; i < 3; i++) org.payAs(wallet, bobToken, 10n * USDC).expectOk();
+    // Now day = month = 30 USDC, hour count = 3. A 20 USDC payment breaks every rule of this policy:
+    const carol = new Keypair().address;
+    const rules = {
+      maxPerTx: 5n * USDC, allowed: [carol], blocked: [bob.address], maxPerDay: 40n * USDC, maxPerMonth: 45n * USDC,
+      velocityCap: 3, expiry: GENESIS,
+    };
+    let version = 2;
+    const rewrite = async (change) => {
+      Object.assign(rules, change);
+      (await org.policy('pol_o', { ...rules, version: version++ })).outcome.expectOk();
+    };
+    await rewrite({});
+    org.payAs(wallet, bobToken, 20n * USDC, { session: new Keypair() }).expectError(E.SESSION_TOKEN);
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.MAX_PER_TX);
+    await rewrite({ maxPerTx: 20n * USDC });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.ALLOWED_RECIPIENTS);
+    await rewrite({ allowed: [carol, bob.address] });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.BLOCKED_CATEGORY);
+    await rewrite({ blocked: [] });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.MAX_PER_DAY);
+    await rewrite({ maxPerDay: 50n * USDC });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.MAX_PER_MONTH);
+    await rewrite({ maxPerMonth: 50n * USDC });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.VELOCITY_CAP);
+    await rewrite({ velocityCap: 4 });
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.POLICY_EXPIRED);
+    await rewrite({ expiry: GENESIS + 1n });
+    org.payAs(wallet, bobToken, 20n * USDC).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 50n * USDC);
+    // At the caps exactly: day 50 of 50 reached, so one more micro-USDC is over.
+    org.payAs(wallet, bobToken, 1n).expectError(E.MAX_PER_DAY);
+  });
+
+  test('a frozen wallet is refused before any policy check; zero is not an amount', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', { maxPerTx: USDC });
+    world.run('update_wallet', org.updateWallet(wallet, 1), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, 50n * USDC, { session: new Keypair() }).expectError(E.WALLET_NOT_ACTIVE);
+    world.run('update_wallet', org.updateWallet(wallet, 0), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, 0n).expectError(E.INVALID_ARGUMENT);
+  });
+
+  test('insufficient funds: wallet, treasury, zero funding', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {}, 'agent-1', 5n * USDC);
+    org.payAs(wallet, bobToken, 6n * USDC).expectError(E.INSUFFICIENT_FUNDS);
+    world.send([org.fund(wallet, 10_000n * USDC)], [org.authority]).expectError(E.INSUFFICIENT_FUNDS);
+    world.send([org.fund(wallet, 0n)], [org.authority]).expectError(E.INSUFFICIENT_FUNDS);
+    world.send([org.withdraw(wallet, 6n * USDC)], [org.authority]).expectError(E.INSUFFICIENT_FUNDS);
+    assert.equal(world.tokenBalance(wallet.token), 5n * USDC);
+  });
+});
+
+describe('rolling windows follow the VM clock', () => {
+  test('day: a spend counts for exactly 24 h (never stricter than the service)', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_d', { maxPerDay: 100n * USDC });
+    org.payAs(wallet, bobToken, 60n * USDC).expectOk();
+    const session = new Keypair();
+    world.run('set_session_key', org.setSessionKey(wallet, session, GENESIS + 40n * 86400n), [org.authority]).expectOk();
+    wallet.session = session;
+    world.setTime(GENESIS + 3600n);
+    org.payAs(wallet, bobToken, 50n * USDC).expectError(E.MAX_PER_DAY);
+    org.payAs(wallet, bobToken, 40n * USDC).expectOk();
+    world.setTime(GENESIS + 86400n - 1n);
+    org.payAs(wallet, bobToken, 1n).expectError(E.MAX_PER_DAY);
+    world.setTime(GENESIS + 86400n);
+    org.payAs(wallet, bobToken, 60n * USDC).expectOk();
+    org.payAs(wallet, bobToken, 1n).expectError(E.MAX_PER_DAY);
+  });
+
+  test('month: 30 days of daily buckets', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_m', { maxPerMonth: 100n * USDC });
+    wallet.session = new Keypair();
+    world.run('set_session_key', org.setSessionKey(wallet, wallet.session, GENESIS + 90n * 86400n), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, 60n * USDC).expectOk();
+    world.setTime(GENESIS + 10n * 86400n);
+    org.payAs(wallet, bobToken, 50n * USDC).expectError(E.MAX_PER_MONTH);
+    org.payAs(wallet, bobToken, 30n * USDC).expectOk();
+    world.setTime(GENESIS + 30n * 86400n - 1n);
+    org.payAs(wallet, bobToken, 20n * USDC).expectError(E.MAX_PER_MONTH);
+    world.setTime(GENESIS + 30n * 86400n);
+    org.payAs(wallet, bobToken, 70n * USDC).expectOk();
+  });
+
+  test('velocity: payments per rolling hour', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_v', { velocityCap: 2 });
+    wallet.session = new Keypair();
+    world.run('set_session_key', org.setSessionKey(wallet, wallet.session, GENESIS + 86400n), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    world.advance(120);
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
+    world.setTime(GENESIS + 3600n);
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
+    const zero = await org.policy('pol_v', { version: 2, velocityCap: 0 });
+    zero.outcome.expectOk();
+    world.setTime(GENESIS + 7n * 3600n);
+    org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
+  });
+});
+
+describe('co-signature at or above the threshold', () => {
+  test('needs the co-signer\'s signature; below the threshold it does not', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const coSigner = new Keypair();
+    const { wallet } = await fundedWallet(world, org, 'pol_c', { coSign: 50n * USDC, coSigner });
+    org.payAs(wallet, bobToken, 50n * USDC).expectError(E.CO_SIGNATURE_INVALID);
+    org.payAs(wallet, bobToken, 50n * USDC, { coSigner: new Keypair() }).expectError(E.CO_SIGNATURE_INVALID);
+    org.payAs(wallet, bobToken, 50n * USDC, { coSigner, coSignerNotSigning: true }).expectError(E.CO_SIGNATURE_INVALID);
+    org.payAs(wallet, bobToken, 50n * USDC, { coSigner, session: new Keypair() }).expectError(E.SESSION_TOKEN);
+    org.payAs(wallet, bobToken, 50n * USDC, { coSigner }).expectOk();
+    org.payAs(wallet, bobToken, 50n * USDC - 1n).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 100n * USDC - 1n);
+  });
+
+  test('a policy that asks for co-signing without a co-signer key is refused', async (t) => {
+    const { org } = await setup(t);
+    (await org.policy('pol_c', { coSign: USDC })).outcome.expectError(E.INVALID_ARGUMENT);
+  });
+});
+
+describe('escrow', () => {
+  const proof = sha256('the output');
+
+  test('lock then release with the expected proof; a wrong proof moves nothing', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const escrow = await org.escrow(wallet, 'escrow_1');
+    org.lock(escrow, bob.address, 40n * USDC, GENESIS + 600n, proof).expectOk();
+    assert.equal(world.tokenBalance(escrow.vault), 40n * USDC);
+    assert.equal(world.tokenBalance(wallet.token), 960n * USDC);
+    org.release(escrow, bobToken, sha256('something else')).expectError(E.PROOF_MISMATCH);
+    assert.equal(world.tokenBalance(escrow.vault), 40n * USDC);
+    org.release(escrow, bobToken, proof).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 40n * USDC);
+    assert.equal(world.tokenBalance(escrow.vault), 0n);
+    org.release(escrow, bobToken, proof).expectError(E.ESCROW_NOT_OPEN);
+    org.lock(escrow, bob.address, USDC, GENESIS + 600n, proof).expectError(E.ACCOUNT_MISMATCH);
+  });
+
+  test('without an expected proof any proof releases; only to the receiver', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const escrow = await org.escrow(wallet, 'escrow_2');
+    org.lock(escrow, bob.address, 5n * USDC, GENESIS + 600n, null).expectOk();
+    const mallory = await world.createAta(new Keypair().address, org.mint);
+    org.release(escrow, mallory, proof).expectError(E.ACCOUNT_MISMATCH);
+    org.release(escrow, bobToken, sha256('anything')).expectOk();
+  });
+
+  test('timeout refund: not before the deadline, then back to the wallet and out of the windows', async (t) => {
+    const { world, org, bob } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', { maxPerDay: 50n * USDC });
+    const escrow = await org.escrow(wallet, 'escrow_3');
+    org.lock(escrow, bob.address, 50n * USDC, GENESIS + 600n, proof).expectOk();
+    const second = await org.escrow(wallet, 'escrow_4');
+    org.lock(second, bob.address, USDC, GENESIS + 600n, proof).expectError(E.MAX_PER_DAY);
+    world.setTime(GENESIS + 599n);
+    org.refund(escrow).expectError(E.ESCROW_NOT_DUE);
+    world.setTime(GENESIS + 600n);
+    org.refund(escrow).expectOk();
+    assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
+    org.refund(escrow).expectError(E.ESCROW_NOT_OPEN);
+    org.lock(second, bob.address, 50n * USDC, GENESIS + 1200n, proof).expectOk();
+  });
+
+  test('dispute stops release and timeout; resolution refunds or releases', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const first = await org.escrow(wallet, 'escrow_5');
+    org.lock(first, bob.address, 10n * USDC, GENESIS + 60n, proof).expectOk();
+    org.resolve(first, 1, wallet.token).expectError(E.INVALID_ARGUMENT);
+    org.dispute(first).expectOk();
+    org.release(first, bobToken, proof).expectError(E.ESCROW_DISPUTED);
+    world.setTime(GENESIS + 3600n);
+    org.refund(first).expectError(E.ESCROW_DISPUTED);
+    org.resolve(first, 1, bobToken).expectError(E.ACCOUNT_MISMATCH);
+    org.resolve(first, 1, wallet.token).expectOk();
+    assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
+    org.dispute(first).expectError(E.ESCROW_NOT_OPEN);
+
+    wallet.session = new Keypair();
+    world.run('set_session_key', org.setSessionKey(wallet, wallet.session, GENESIS + 7200n), [org.authority]).expectOk();
+    const second = await org.escrow(wallet, 'escrow_6');
+    org.lock(second, bob.address, 7n * USDC, GENESIS + 7200n, proof).expectOk();
+    org.dispute(second).expectOk();
+    org.resolve(second, 0, wallet.token).expectError(E.ACCOUNT_MISMATCH);
+    org.resolve(second, 0, bobToken).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 7n * USDC);
+  });
+
+  test('an escrow at or above the co-sign threshold is refused; the escrow obeys the checks', async (t) => {
+    const { world, org, bob } = await setup(t);
+    const coSigner = new Keypair();
+    const { wallet } = await fundedWallet(world, org, 'pol_c', {
+      coSign: 50n * USDC, coSigner, maxPerTx: 60n * USDC, blocked: [new Keypair().address],
+    });
+    const escrow = await org.escrow(wallet, 'escrow_7');
+    org.lock(escrow, bob.address, 50n * USDC, GENESIS + 60n, proof).expectError(E.REQUIRE_CO_SIGN);
+    org.lock(escrow, bob.address, 61n * USDC, GENESIS + 60n, proof).expectError(E.MAX_PER_TX);
+    org.lock(escrow, bob.address, USDC, GENESIS + 60n, proof, { session: new Keypair() }).expectError(E.SESSION_TOKEN);
+    assert.equal(world.account(escrow.address), null);
+    org.lock(escrow, bob.address, 49n * USDC, GENESIS + 60n, proof).expectOk();
+  });
+});
+
+describe('attacks', () => {
+  test('wrong signer: another key claiming the authority, or the authority not signing', async (t) => {
+    const { world, org } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const mallory = new Keypair();
+    world.svm.airdrop(mallory.address, 1_000_000_000n);
+    world.send([org.fund(wallet, USDC, { authority: mallory.address })], [mallory]).expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.withdraw(wallet, USDC, { authority: mallory.address })], [mallory]).expectError(E.ACCOUNT_MISMATCH);
+    const unsigned = org.withdraw(wallet, USDC);
+    unsigned.accounts[0].signer = false;
+    world.send([unsigned]).expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.setSessionKey(wallet, mallory, GENESIS + 99999n)].map((i) => {
+      i.accounts[0] = { address: mallory.address, signer: true, writable: false };
+      return i;
+    }), [mallory]).expectError(E.ACCOUNT_MISMATCH);
+  });
+
+  test('substituted accounts: another wallet\'s token account, a laxer policy, another org\'s treasury', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet, policy } = await fundedWallet(world, org, 'pol_strict', { maxPerTx: USDC });
+    const rich = await org.wallet('agent-rich', policy);
+    world.run('fund', org.fund(rich, 500n * USDC), [org.authority]).expectOk();
+    org.payAs(wallet, bobToken, USDC, { walletToken: rich.token }).expectError(E.ACCOUNT_MISMATCH);
+    const lax = await org.policy('pol_lax', {});
+    org.payAs(wallet, bobToken, 100n * USDC, { policy: lax.address }).expectError(E.ACCOUNT_MISMATCH);
+    const otherOrg = await Org.create(world, 'org_other');
+    otherOrg.deposit(100n * USDC);
+    world.send([otherOrg.fund(wallet, USDC)], [otherOrg.authority]).expectError(E.ACCOUNT_NOT_FOUND);
+    world.send([org.fund(wallet, USDC, { treasuryToken: otherOrg.treasuryToken })], [org.authority])
+      .expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.withdraw(wallet, USDC, { walletToken: rich.token })], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.fund(wallet, USDC, { tokenProgram: 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo' })], [org.authority])
+      .expectError(E.ACCOUNT_MISMATCH);
+    const dup = org.fund(wallet, USDC, { walletToken: org.treasuryToken });
+    world.send([dup], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    assert.equal(world.tokenBalance(rich.token), 500n * USDC);
+  });
+
+  test('a fake PDA: a wallet-shaped account at another address, and a wallet address off its seeds', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const { wallet, policy } = await fundedWallet(world, org, 'pol_a', { maxPerTx: USDC });
+    const forged = new Keypair();
+    const real = world.account(wallet.address);
+    world.svm.setAccount({ ...real, address: forged.address });
+    org.payAs(wallet, bobToken, USDC, { wallet: forged.address }).expectError(E.ACCOUNT_MISMATCH);
+    const fake = { ...wallet, agentId: 'agent-9', token: await world.createAta(forged.address, org.mint) };
+    world.send([org.createWallet(fake, { wallet: forged.address })], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    const other = await walletPda('org_test', 'agent-9');
+    const otherToken = await world.createAta(other.address, org.mint);
+    world.send([org.createWallet({ ...fake, address: other.address, bump: (other.bump + 255) % 256, token: otherToken })],
+      [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    assert.equal(world.account(other.address), null);
+    const { bump: otherTokenBump } = await ata(other.address, org.mint);
+    world.send([org.createWallet({ ...fake, address: other.address, bump: other.bump, token: otherToken,
+      tokenBump: otherTokenBump, policy: policy.address })], [org.authority]).expectOk();
+  });
+
+  test('a foreign token account: not the wallet\'s ATA, another mint, and a pre-funded wallet address', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const policy = await org.policy('pol_a', {});
+    const target = await walletPda('org_test', 'agent-x');
+    const wallet = { agentId: 'agent-x', address: target.address, bump: target.bump, policy: policy.address };
+    const { bump: tokenBump } = await ata(target.address, org.mint);
+    world.send([org.createWallet({ ...wallet, token: bobToken, tokenBump })], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    world.svm.airdrop(target.address, 5_000_000n); // someone sends lamports to the address first
+    wallet.token = await world.createAta(target.address, org.mint);
+    wallet.tokenBump = tokenBump;
+    world.send([org.createWallet(wallet)], [org.authority]).expectOk();
+    wallet.session = new Keypair();
+    world.send([org.setSessionKey(wallet, wallet.session, GENESIS + 60n)], [org.authority]).expectOk();
+    world.send([org.fund(wallet, 10n * USDC)], [org.authority]).expectOk();
+    const otherMintAuthority = new Keypair();
+    const otherMint = world.createMint(otherMintAuthority);
+    const bobOther = await world.createAta(bob.address, otherMint);
+    org.payAs(wallet, bobOther, USDC).expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.initTreasury({ mint: otherMint })], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    assert.equal(world.tokenBalance(wallet.token), 10n * USDC);
+  });
+
+  test('a treasury on a mint without 6 decimals is refused', async (t) => {
+    const world = new World();
+    t.after(() => collect(world));
+    world.mintAuthority = new Keypair();
+    world.mint = world.createMint(world.mintAuthority, 9);
+    const org = new Org(world, 'org_9');
+    await assert.rejects(org.init(), /ACCOUNT_MISMATCH/);
+  });
+
+  test('malformed instructions are refused', async (t) => {
+    const { world, org } = await setup(t);
+    world.send([ix([], Buffer.from([]))]).expectError(E.INVALID_ARGUMENT);
+    world.send([ix([], Buffer.from([99]))]).expectError(E.INVALID_ARGUMENT);
+    world.send([ix([], Buffer.from([8, 1, 2]))]).expectError(E.INVALID_ARGUMENT);
+    world.send([ix([{ address: org.treasury.address, signer: false, writable: false }], Buffer.from([11]))])
+      .expectError(E.INVALID_ARGUMENT);
+  });
+});
+
+describe('the program and the core agree', () => {
+  test('custom error codes are exactly ProgramError\'s, 1:1', () => {
+    const java = readFileSync(new URL('../../../core/src/main/java/com/agentwallet/core/ledger/ProgramError.java', import.meta.url), 'utf8');
+    const fromJava = Object.fromEntries([...java.matchAll(/^\s+([A-Z_]+)\((\d+)\)[,;]/gm)].map((m) => [m[1], Number(m[2])]));
+    const header = readFileSync(new URL('../src/layout.h', import.meta.url), 'utf8');
+    const fromC = Object.fromEntries([...header.matchAll(/ERR_([A-Z_]+) = (\d+),/g)].map((m) => [m[1], Number(m[2])]));
+    assert.ok(Object.keys(fromJava).length >= 19);
+    assert.deepEqual(fromC, fromJava);
+    assert.deepEqual(E, fromJava);
+  });
+
+  test('compute units: pay stays well under the 200,000 default', async (t) => {
+    const { world, org, bobToken } = await setup(t);
+    const coSigner = new Keypair();
+    const rules = {
+      maxPerTx: 100n * USDC, maxPerDay: 10_000n * USDC, maxPerMonth: 10_000n * USDC, velocityCap: 1000,
+      expiry: GENESIS + 10n ** 6n, coSign: 50n * USDC, coSigner,
+      allowed: [...Array.from({ length: 31 }, () => new Keypair().address), addressOfToken(world, bobToken)],
+      blocked: Array.from({ length: 20 }, () => new Keypair().address),
+    };
+    const { wallet } = await fundedWallet(world, org, 'pol_full', rules);
+    let worst = 0;
+    for (let i = 0; i < 15; i++) {
+      world.advance(200);
+      const outcome = org.payAs(wallet, bobToken, 60n * USDC, { coSigner }).expectOk();
+      worst = Math.max(worst, outcome.units);
+    }
+    console.log(`pay with every rule set, a full allow list and co-signature: at most ${worst} compute units`);
+    assert.ok(worst < 50_000, `pay took ${worst} compute units`);
+  });
+});
+
+function addressOfToken(world, token) {
+  return addressOf(Buffer.from(world.account(token).data).subarray(32, 64));
+}
+
