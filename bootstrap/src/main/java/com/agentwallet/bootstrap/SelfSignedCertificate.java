@@ -9,13 +9,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded default's certificate: a PKCS12 key store for {@code localhost} made with the JDK's
- * own {@code keytool} on first start, and kept, so later starts present the same certificate.
+ * own {@code keytool} on first start, and kept, so later starts present the same certificate. The
+ * delivery benchmark's receiver uses one too.
  */
-final class SelfSignedCertificate {
+public final class SelfSignedCertificate {
     private SelfSignedCertificate() {
     }
 
-    static void createIfAbsent(Path keyStore, String password) {
+    public static void createIfAbsent(Path keyStore, String password) {
         if (Files.exists(keyStore)) {
             return;
         }

@@ -15,9 +15,10 @@ import static java.util.Objects.requireNonNull;
  * Webhook delivery in the background, apart from the clockwork so that slow receivers delay no
  * refund or expiry. Each worker fans new events out (one worker at a time gets to), then attempts
  * due deliveries until none is left, then waits a poll interval. A failure is logged and the
- * worker goes on; the delivery it was on stays scheduled.
+ * worker goes on; the delivery it was on stays scheduled. Public for the delivery benchmark, which
+ * runs the same workers.
  */
-final class WebhookWorkers implements Managed {
+public final class WebhookWorkers implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookWorkers.class);
     private static final int FAN_OUT_BATCH = 500;
 
@@ -26,7 +27,7 @@ final class WebhookWorkers implements Managed {
     private final ExecutorService workers;
     private volatile boolean running = true;
 
-    WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings) {
+    public WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings) {
         this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
         this.settings = requireNonNull(settings, "settings is null");
         this.workers = Executors.newFixedThreadPool(settings.workers(), runnable -> {

@@ -3,6 +3,7 @@ package com.agentwallet.bench.store;
 import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Result;
@@ -29,8 +30,6 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlLogger;
 import org.jdbi.v3.core.statement.StatementContext;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.SQLException;
@@ -38,7 +37,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +52,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Stream;
 
 /**
  * Payments per second through the store: the core's {@link PaymentService} on {@link JdbiStorage}
@@ -85,10 +82,10 @@ public final class StorePaymentsBenchmark {
             boolean pgbench = true;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--seconds" -> seconds = positive(args, ++i);
-                    case "--warmup" -> warmup = Integer.parseInt(value(args, ++i));
-                    case "--threads" -> threads = positive(args, ++i);
-                    case "--wallets" -> wallets = positive(args, ++i);
+                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
+                    case "--warmup" -> warmup = Integer.parseInt(BenchmarkSupport.value(args, ++i));
+                    case "--threads" -> threads = BenchmarkSupport.positive(args, ++i);
+                    case "--wallets" -> wallets = BenchmarkSupport.positive(args, ++i);
                     case "--no-pgbench" -> pgbench = false;
                     case "-h", "--help" -> {
                         System.out.println("usage: StorePaymentsBenchmark [--seconds 20] [--warmup 15] [--threads 16] "
@@ -99,21 +96,6 @@ public final class StorePaymentsBenchmark {
                 }
             }
             return new Options(seconds, warmup, threads, wallets, pgbench);
-        }
-
-        private static String value(String[] args, int i) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(args[i - 1] + " needs a value");
-            }
-            return args[i];
-        }
-
-        private static int positive(String[] args, int i) {
-            int n = Integer.parseInt(value(args, i));
-            if (n <= 0) {
-                throw new IllegalArgumentException(args[i - 1] + " must be positive");
-            }
-            return n;
         }
     }
 
@@ -133,11 +115,7 @@ public final class StorePaymentsBenchmark {
         }
 
         double percentileMs(double p) {
-            if (latenciesNanos.length == 0) {
-                return Double.NaN;
-            }
-            int index = (int) Math.ceil(p / 100.0 * latenciesNanos.length) - 1;
-            return latenciesNanos[Math.max(0, Math.min(index, latenciesNanos.length - 1))] / 1e6;
+            return BenchmarkSupport.percentileMs(latenciesNanos, p);
         }
     }
 
@@ -146,30 +124,20 @@ public final class StorePaymentsBenchmark {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
-        Path temp = Files.createTempDirectory("store-payments-benchmark");
-        try {
-            run(options, temp);
-        } finally {
-            deleteRecursively(temp);
-        }
-        System.exit(0);
+        BenchmarkSupport.runInTempDirectory("store-payments-benchmark", temp -> run(options, temp));
     }
 
     private static void run(Options options, Path temp) throws Exception {
         System.out.printf(Locale.ROOT, "Store payments benchmark: %d threads, %d wallets, %d s warm-up at least, %d s measured%n",
                 options.threads(), options.wallets(), options.warmup(), options.seconds());
-        System.out.printf(Locale.ROOT, "machine: %d cpus, load average at start: %s%n",
-                Runtime.getRuntime().availableProcessors(), loadAverage());
+        BenchmarkSupport.printMachine();
         long started = System.nanoTime();
         try (EmbeddedDatabase db = EmbeddedDatabase.start(temp.resolve("data"), temp.resolve("work"), 0);
              HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, "", options.threads())) {
-            migrateQuietly(pool);
+            BenchmarkSupport.migrateQuietly(pool);
             Jdbi jdbi = Postgres.jdbi(pool);
-            System.out.println("server: " + jdbi.withHandle(h -> h.createQuery("SELECT version()").mapTo(String.class).one()));
-            System.out.println("server settings: " + jdbi.withHandle(h -> h.createQuery(
-                    "SELECT string_agg(name || '=' || setting || COALESCE(unit, ''), ', ' ORDER BY name) FROM pg_settings "
-                            + "WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', "
-                            + "'shared_buffers', 'max_wal_size', 'checkpoint_timeout')").mapTo(String.class).one()));
+            System.out.println("server: " + BenchmarkSupport.serverVersion(jdbi));
+            System.out.println("server settings: " + BenchmarkSupport.serverSettings(jdbi));
 
             CpuMeter cpu = new CpuMeter(temp.resolve("data"));
             FakeLedger ledger = new FakeLedger();
@@ -257,8 +225,8 @@ public final class StorePaymentsBenchmark {
                 printCpu(service, exact, minimal, pgbenchCpu);
             }
             diagnostics.print();
-            System.out.printf(Locale.ROOT, "%nload average at end: %s; whole run %.0f s%n", loadAverage(),
-                    (System.nanoTime() - started) / 1e9);
+            System.out.printf(Locale.ROOT, "%nload average at end: %s; whole run %.0f s%n",
+                    BenchmarkSupport.loadAverage(), (System.nanoTime() - started) / 1e9);
         }
     }
 
@@ -596,46 +564,5 @@ public final class StorePaymentsBenchmark {
         double client = clientSeconds * 1000 / payments;
         double server = serverSeconds * 1000 / payments;
         System.out.printf(Locale.ROOT, "%-44s | %14.2f | %14.2f | %8.2f%n", label, client, server, client + server);
-    }
-
-    /** Liquibase reports every change set on stdout and through java.util.logging; the table is what matters here. */
-    private static void migrateQuietly(HikariDataSource pool) {
-        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        for (java.util.logging.Handler handler : java.util.logging.Logger.getLogger("").getHandlers()) {
-            handler.setLevel(java.util.logging.Level.WARNING);
-        }
-        java.io.PrintStream out = System.out;
-        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
-        try {
-            Postgres.migrate(pool);
-        } finally {
-            System.setOut(out);
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return parts[0] + " " + parts[1] + " " + parts[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a temp directory
-                }
-            });
-        } catch (IOException e) {
-            System.err.println("could not delete " + root + ": " + e.getMessage());
-        }
     }
 }

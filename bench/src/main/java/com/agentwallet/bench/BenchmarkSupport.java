@@ -1,0 +1,151 @@
+package com.agentwallet.bench;
+
+import com.agentwallet.adapters.persistence.Postgres;
+import org.jdbi.v3.core.Jdbi;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/** What the benchmarks with a main share: option values, the machine, the embedded server, the temp directory. */
+public final class BenchmarkSupport {
+    private BenchmarkSupport() {
+    }
+
+    /** A benchmark's run, in the temporary directory that holds its database. */
+    @FunctionalInterface
+    public interface Run {
+        void in(Path temp) throws Exception;
+    }
+
+    /**
+     * Runs the benchmark in a new temporary directory, deletes the directory, and exits (the
+     * embedded server's and the libraries' threads would otherwise keep the JVM alive).
+     */
+    public static void runInTempDirectory(String prefix, Run run) throws Exception {
+        Path temp = Files.createTempDirectory(prefix);
+        try {
+            run.in(temp);
+        } finally {
+            deleteRecursively(temp);
+        }
+        System.exit(0);
+    }
+
+    /** The option's value, {@code args[i]}. */
+    public static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    public static int positive(String[] args, int i) {
+        int n = Integer.parseInt(value(args, i));
+        if (n <= 0) {
+            throw new IllegalArgumentException(args[i - 1] + " must be positive");
+        }
+        return n;
+    }
+
+    public static int notNegative(String[] args, int i) {
+        int n = Integer.parseInt(value(args, i));
+        if (n < 0) {
+            throw new IllegalArgumentException(args[i - 1] + " must not be negative");
+        }
+        return n;
+    }
+
+    /** The {@code p}th percentile (nearest rank) of sorted nanoseconds, in milliseconds; NaN when there are none. */
+    public static double percentileMs(long[] sortedNanos, double p) {
+        if (sortedNanos.length == 0) {
+            return Double.NaN;
+        }
+        int index = (int) Math.ceil(p / 100.0 * sortedNanos.length) - 1;
+        return sortedNanos[Math.max(0, Math.min(index, sortedNanos.length - 1))] / 1e6;
+    }
+
+    /** Liquibase reports every change set on stdout and through java.util.logging; the table is what matters here. */
+    public static void migrateQuietly(DataSource pool) {
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        for (java.util.logging.Handler handler : java.util.logging.Logger.getLogger("").getHandlers()) {
+            handler.setLevel(java.util.logging.Level.WARNING);
+        }
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        try {
+            Postgres.migrate(pool);
+        } finally {
+            System.setOut(out);
+        }
+    }
+
+    public static String serverVersion(Jdbi jdbi) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT version()").mapTo(String.class).one());
+    }
+
+    /** The settings that decide how fast commits are: durability, WAL and memory. */
+    public static String serverSettings(Jdbi jdbi) {
+        return jdbi.withHandle(h -> h.createQuery(
+                "SELECT string_agg(name || '=' || setting || COALESCE(unit, ''), ', ' ORDER BY name) FROM pg_settings "
+                        + "WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', "
+                        + "'shared_buffers', 'max_wal_size', 'checkpoint_timeout')").mapTo(String.class).one());
+    }
+
+    /** The line that says how much of the machine the benchmark had at its start. */
+    public static void printMachine() {
+        System.out.printf(Locale.ROOT, "machine: %d cpus, load average at start: %s%n",
+                Runtime.getRuntime().availableProcessors(), loadAverage());
+    }
+
+    public static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** The machine's busy and total CPU ticks so far (from {@code /proc/stat}), or zeros where there is none. */
+    public static long[] machineCpuTicks() {
+        try {
+            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long[] ticks = Arrays.stream(fields, 1, Math.min(fields.length, 9)).mapToLong(Long::parseLong).toArray();
+            long total = Arrays.stream(ticks).sum();
+            long idle = ticks[3] + (ticks.length > 4 ? ticks[4] : 0);
+            return new long[] {total - idle, total};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {0, 0};
+        }
+    }
+
+    /** The CPU this JVM has used so far, all threads. */
+    public static double processCpuSeconds() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() / 1e9 : Double.NaN;
+    }
+
+    public static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a temp directory
+                }
+            });
+        } catch (IOException e) {
+            System.err.println("could not delete " + root + ": " + e.getMessage());
+        }
+    }
+}
