@@ -14,13 +14,15 @@ import static java.util.Objects.requireNonNull;
 /**
  * Webhook delivery in the background, apart from the clockwork so that slow receivers delay no
  * refund or expiry. Each worker fans new events out (one worker at a time gets to), then attempts
- * due deliveries until none is left, then waits a poll interval. A failure is logged and the
- * worker goes on; the delivery it was on stays scheduled. Public for the delivery benchmark, which
- * runs the same workers.
+ * up to 50 due deliveries, and goes round again; it waits a poll interval when a round found nothing
+ * to do. A failure is logged and the worker goes on; the delivery it was on stays scheduled. Public
+ * for the delivery benchmark, which runs the same workers.
  */
 public final class WebhookWorkers implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookWorkers.class);
     private static final int FAN_OUT_BATCH = 500;
+    /** Deliveries a worker attempts before it fans out again: under a backlog new events still get scheduled. */
+    private static final int DELIVERIES_PER_ROUND = 50;
 
     private final WebhookDispatcher dispatcher;
     private final ServiceConfiguration.WebhookSettings settings;
@@ -56,12 +58,12 @@ public final class WebhookWorkers implements Managed {
     private void work() {
         while (running) {
             try {
-                dispatcher.fanOut(FAN_OUT_BATCH);
-                boolean attempted = false;
-                while (running && dispatcher.deliverNext()) {
-                    attempted = true;
+                int fannedOut = dispatcher.fanOut(FAN_OUT_BATCH);
+                int attempted = 0;
+                while (running && attempted < DELIVERIES_PER_ROUND && dispatcher.deliverNext()) {
+                    attempted++;
                 }
-                if (!attempted) {
+                if (fannedOut == 0 && attempted == 0) {
                     Thread.sleep(settings.pollInterval().toMillis());
                 }
             } catch (InterruptedException e) {

@@ -80,7 +80,8 @@ final class JdbiDeliveries implements DeliveryStore {
     @Override
     public void schedule(Delivery delivery) {
         handle.createUpdate("INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, schedule_start, "
-                        + "next_attempt_at) VALUES (:event, :webhook, :status, :attempts, :start, :next) "
+                        + "next_attempt_at, wallet_id, seq) SELECT :event, :webhook, :status, :attempts, :start, :next, "
+                        + "e.wallet_id, e.seq FROM outbox_events e WHERE e.id = :event "
                         + "ON CONFLICT (event_id, webhook_id) DO NOTHING")
                 .bind("event", delivery.eventId().value())
                 .bind("webhook", delivery.webhookId().value())
@@ -99,10 +100,9 @@ final class JdbiDeliveries implements DeliveryStore {
                         + "WHERE d.status = 'scheduled' AND d.next_attempt_at <= :now "
                         + "AND w.status = 'active' AND w.deleted_at IS NULL "
                         + "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier "
-                        + "  JOIN outbox_events before ON before.id = earlier.event_id "
-                        + "  WHERE earlier.webhook_id = d.webhook_id AND earlier.status <> 'delivered' "
-                        + "  AND before.wallet_id = e.wallet_id AND before.seq < e.seq) "
-                        + "ORDER BY d.next_attempt_at, e.seq LIMIT :limit FOR UPDATE OF d SKIP LOCKED")
+                        + "  WHERE earlier.webhook_id = d.webhook_id AND earlier.wallet_id = d.wallet_id "
+                        + "  AND earlier.seq < d.seq AND earlier.status <> 'delivered') "
+                        + "ORDER BY d.next_attempt_at, d.seq LIMIT :limit FOR UPDATE OF d SKIP LOCKED")
                 .bind("now", Rows.timestamp(now))
                 .bind("limit", limit)
                 .map((rs, ctx) -> new DueDelivery(DELIVERY.map(rs, ctx), JdbiWebhooks.ROW.map(rs, ctx),
