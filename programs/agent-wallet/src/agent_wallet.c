@@ -67,6 +67,20 @@ static bool derives(const SolSignerSeed *seeds, u64 count, const SolPubkey *prog
     return key_eq(&derived, expected);
 }
 
+/*
+ * Whether `expected` is the canonical program address of `seeds` (the last of them the bump): the one
+ * find_program_address gives, so that no other bump can open a second account for the same seeds.
+ */
+static NOINLINE bool derives_canonical(const SolSignerSeed *seeds, u64 count, const SolPubkey *program_id,
+                                       const SolPubkey *expected) {
+    SolPubkey derived;
+    u8 bump;
+    if (sol_try_find_program_address(seeds, count - 1, program_id, &derived, &bump) != 0) {
+        return false;
+    }
+    return bump == *seeds[count - 1].addr && key_eq(&derived, expected);
+}
+
 static void treasury_seeds(SolSignerSeed *seeds, const u8 *org_hash, const u8 *bump) {
     seeds[0] = (SolSignerSeed){SEED_TREASURY, sizeof(SEED_TREASURY) - 1};
     seeds[1] = (SolSignerSeed){org_hash, 32};
@@ -381,8 +395,10 @@ static NOINLINE u64 init_treasury(const Input *in) {
     }
     SolSignerSeed seeds[3];
     treasury_seeds(seeds, org_hash, bump);
-    if (!derives(seeds, 3, in->program_id, treasury->key)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "the treasury is not at its program address");
+    /* Canonical only: one treasury, so one authority, per organisation (its org_hash is what wallets,
+     * policies and escrows are checked against). */
+    if (!derives_canonical(seeds, 3, in->program_id, treasury->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the treasury is not at its canonical program address");
     }
     if (!key_eq(mint->owner, (const SolPubkey *)TOKEN_PROGRAM_ID) || mint->data_len != TOKEN_MINT_SIZE ||
         mint->data[MINT_IS_INITIALIZED] != 1 || mint->data[MINT_DECIMALS] != USDC_DECIMALS) {
@@ -429,8 +445,8 @@ static NOINLINE u64 create_wallet(const Input *in) {
     }
     SolSignerSeed seeds[4];
     wallet_seeds(seeds, t->org_hash, agent_hash, bump);
-    if (!derives(seeds, 4, in->program_id, wallet->key)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "the wallet address is not the program address of its seeds");
+    if (!derives_canonical(seeds, 4, in->program_id, wallet->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the wallet address is not the canonical program address of its seeds");
     }
     if (!is_program_account(policy, in->program_id, KIND_POLICY, sizeof(Policy)) ||
         !bytes32_eq(((const Policy *)policy->data)->org_hash, t->org_hash)) {
@@ -509,8 +525,8 @@ static NOINLINE u64 write_policy(const Input *in) {
     }
     SolSignerSeed seeds[4];
     policy_seeds(seeds, t->org_hash, policy_hash, bump);
-    if (!derives(seeds, 4, in->program_id, policy->key)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "the policy is not at its program address");
+    if (!derives_canonical(seeds, 4, in->program_id, policy->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the policy is not at its canonical program address");
     }
     Policy *p = (Policy *)policy->data;
     if (key_eq(policy->owner, in->program_id)) {
@@ -710,8 +726,8 @@ static NOINLINE u64 escrow_lock(const Input *in) {
     }
     SolSignerSeed seeds[4];
     escrow_seeds(seeds, wallet->key->x, escrow_hash, bump);
-    if (!derives(seeds, 4, in->program_id, escrow->key)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "the escrow is not at its program address");
+    if (!derives_canonical(seeds, 4, in->program_id, escrow->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the escrow is not at its canonical program address");
     }
     if (!is_associated(vault->key, escrow->key, mint->key, vault_bump) ||
         !is_token_account(vault, mint->key, escrow->key)) {

@@ -78,6 +78,8 @@ extern void sol_log_(const char *message, u64 len);
 extern void sol_log_64_(u64 a, u64 b, u64 c, u64 d, u64 e);
 extern u64 sol_create_program_address(const SolSignerSeed *seeds, u64 seeds_len, const SolPubkey *program_id,
                                       SolPubkey *address);
+extern u64 sol_try_find_program_address(const SolSignerSeed *seeds, u64 seeds_len, const SolPubkey *program_id,
+                                        SolPubkey *address, u8 *bump);
 extern u64 sol_invoke_signed_c(const SolInstruction *instruction, const SolAccountInfo *account_infos,
                                int account_infos_len, const SolSignerSeeds *signers_seeds, int signers_seeds_len);
 extern u64 sol_get_clock_sysvar(void *clock);

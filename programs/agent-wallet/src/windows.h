@@ -3,6 +3,10 @@
  * window's total counts the buckets that lie wholly inside it (the current bucket and the n-1
  * before it), so it never counts a spend older than the window and may leave out at most one
  * bucket's worth at the far edge: never stricter than the service's exact check.
+ *
+ * Should the clock ever move backwards, spends recorded at a later time keep counting (as if made
+ * now) instead of dropping out of the window, and a spend at the earlier time is added to the later
+ * bucket sharing its slot rather than wiping it: never laxer for it.
  */
 #ifndef AGENT_WALLET_WINDOWS_H
 #define AGENT_WALLET_WINDOWS_H
@@ -28,7 +32,7 @@ static NOINLINE void window_total(const Bucket *buckets, u64 n, u64 bucket_secon
             continue;
         }
         u64 epoch = stored - 1;
-        if (epoch + n > current && epoch <= current) {
+        if (epoch + n > current) {
             amount += buckets[i].amount;
             count += buckets[i].count;
         }
@@ -40,7 +44,7 @@ static NOINLINE void window_total(const Bucket *buckets, u64 n, u64 bucket_secon
 static NOINLINE void window_add(Bucket *buckets, u64 n, u64 bucket_seconds, i64 at, u64 micros) {
     u64 epoch = bucket_epoch(at, bucket_seconds);
     Bucket *bucket = &buckets[epoch % n];
-    if (bucket->epoch_plus_one != (u32)(epoch + 1)) {
+    if (bucket->epoch_plus_one < (u32)(epoch + 1)) {
         bucket->epoch_plus_one = (u32)(epoch + 1);
         bucket->amount = 0;
         bucket->count = 0;
