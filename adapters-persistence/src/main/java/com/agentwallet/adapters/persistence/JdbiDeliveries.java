@@ -13,6 +13,7 @@ import com.agentwallet.core.webhook.StoredEvent;
 import com.agentwallet.core.webhook.Webhook;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.Update;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -79,17 +80,10 @@ final class JdbiDeliveries implements DeliveryStore {
 
     @Override
     public void schedule(Delivery delivery) {
-        handle.createUpdate("INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, schedule_start, "
+        bind(handle.createUpdate("INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, schedule_start, "
                         + "next_attempt_at, wallet_id, seq) SELECT :event, :webhook, :status, :attempts, :start, :next, "
                         + "e.wallet_id, e.seq FROM outbox_events e WHERE e.id = :event "
-                        + "ON CONFLICT (event_id, webhook_id) DO NOTHING")
-                .bind("event", delivery.eventId().value())
-                .bind("webhook", delivery.webhookId().value())
-                .bind("status", delivery.status().wireName())
-                .bind("attempts", delivery.attemptsMade())
-                .bind("start", Rows.timestamp(delivery.scheduleStart()))
-                .bind("next", Rows.timestamp(delivery.nextAttemptAt()))
-                .execute();
+                        + "ON CONFLICT (event_id, webhook_id) DO NOTHING"), delivery).execute();
     }
 
     @Override
@@ -112,15 +106,9 @@ final class JdbiDeliveries implements DeliveryStore {
 
     @Override
     public void update(Delivery delivery) {
-        handle.createUpdate("UPDATE webhook_deliveries SET status = :status, attempts = :attempts, "
-                        + "schedule_start = :start, next_attempt_at = :next WHERE event_id = :event AND webhook_id = :webhook")
-                .bind("event", delivery.eventId().value())
-                .bind("webhook", delivery.webhookId().value())
-                .bind("status", delivery.status().wireName())
-                .bind("attempts", delivery.attemptsMade())
-                .bind("start", Rows.timestamp(delivery.scheduleStart()))
-                .bind("next", Rows.timestamp(delivery.nextAttemptAt()))
-                .execute();
+        bind(handle.createUpdate("UPDATE webhook_deliveries SET status = :status, attempts = :attempts, "
+                        + "schedule_start = :start, next_attempt_at = :next WHERE event_id = :event AND webhook_id = :webhook"),
+                delivery).execute();
     }
 
     @Override
@@ -128,5 +116,15 @@ final class JdbiDeliveries implements DeliveryStore {
         return handle.createQuery("SELECT " + DELIVERY_COLUMNS + " FROM webhook_deliveries d "
                         + "WHERE d.webhook_id = :webhook AND d.status = 'exhausted'")
                 .bind("webhook", webhookId.value()).map(DELIVERY).list();
+    }
+
+    private static Update bind(Update statement, Delivery delivery) {
+        return statement
+                .bind("event", delivery.eventId().value())
+                .bind("webhook", delivery.webhookId().value())
+                .bind("status", delivery.status().wireName())
+                .bind("attempts", delivery.attemptsMade())
+                .bind("start", Rows.timestamp(delivery.scheduleStart()))
+                .bind("next", Rows.timestamp(delivery.nextAttemptAt()));
     }
 }
