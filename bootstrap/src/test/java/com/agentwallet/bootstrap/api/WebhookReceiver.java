@@ -29,6 +29,26 @@ import java.util.function.Predicate;
 final class WebhookReceiver implements AutoCloseable {
     /** One POST as it arrived. */
     record Received(String signature, String body) {
+        /** Whether this is event {@code event} about {@code walletId}. */
+        boolean isEvent(String event, String walletId) {
+            return event().equals(event) && body.contains(walletId);
+        }
+
+        /** The event's name ({@code event}). */
+        String event() {
+            return field("event");
+        }
+
+        /** The event's id ({@code id}, {@code evt_...}). */
+        String eventId() {
+            return field("id");
+        }
+
+        private String field(String name) {
+            String key = "\"" + name + "\":\"";
+            int start = body.indexOf(key) + key.length();
+            return body.substring(start, body.indexOf('"', start));
+        }
     }
 
     private final HttpsServer server;

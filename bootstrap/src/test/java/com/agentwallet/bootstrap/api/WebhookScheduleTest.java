@@ -52,8 +52,8 @@ class WebhookScheduleTest {
         createWebhook(fixtures, healthy);
 
         ApiFixtures.Wallet wallet = fixtures.wallet(fixtures.openPolicy());
-        WebhookReceiver.Received announced = healthy.await(post -> isEvent(post, "wallet.created", wallet.id()), PATIENCE);
-        String created = eventId(announced);
+        WebhookReceiver.Received announced = healthy.await(post -> post.isEvent("wallet.created", wallet.id()), PATIENCE);
+        String created = announced.eventId();
         Instant scheduleStart = Instant.parse(JSON.readTree(announced.body()).path("created_at").asText());
 
         for (int attempt = 1; attempt <= RetrySchedule.MAX_ATTEMPTS; attempt++) {
@@ -73,10 +73,10 @@ class WebhookScheduleTest {
                 .isEqualTo("degraded");
 
         fixtures.fund(wallet.id(), "5.00");
-        String funded = eventId(healthy.await(post -> isEvent(post, "wallet.funded", wallet.id()), PATIENCE));
+        String funded = healthy.await(post -> post.isEvent("wallet.funded", wallet.id()), PATIENCE).eventId();
         clock.jumpTo(clock.instant().plus(Duration.ofDays(1)));
         ApiFixtures.Wallet later = fixtures.wallet(fixtures.openPolicy());
-        healthy.await(post -> isEvent(post, "wallet.created", later.id()), PATIENCE);
+        healthy.await(post -> post.isEvent("wallet.created", later.id()), PATIENCE);
         assertThat(attempts(fixtures, webhook, funded)).as("a degraded webhook is paused").isEmpty();
         assertThat(failing.received()).hasSize(RetrySchedule.MAX_ATTEMPTS);
 
@@ -86,10 +86,10 @@ class WebhookScheduleTest {
         assertThat(reEnabled.status()).as(reEnabled.toString()).isEqualTo(200);
         assertThat(reEnabled.text("status")).isEqualTo("active");
 
-        failing.await(post -> isEvent(post, "wallet.created", later.id()), PATIENCE);
+        failing.await(post -> post.isEvent("wallet.created", later.id()), PATIENCE);
         failing.await(post -> post.body().contains(funded), PATIENCE);
         List<String> walletOrder = failing.received().stream().filter(post -> post.body().contains(wallet.id()))
-                .map(WebhookScheduleTest::eventId).distinct().toList();
+                .map(WebhookReceiver.Received::eventId).distinct().toList();
         assertThat(walletOrder).containsExactly(created, funded);
         assertThat(attempts(fixtures, webhook, created)).extracting(logged -> logged.path("status_code").asInt())
                 .as("five failures, then one success on a fresh schedule").containsExactlyInAnyOrder(503, 503, 503, 503, 503, 200);
@@ -100,15 +100,6 @@ class WebhookScheduleTest {
                 Map.of("url", receiver.url(), "events", List.of("wallet.created", "wallet.funded")));
         assertThat(created.status()).as(created.toString()).isEqualTo(200);
         return created.text("webhook_id");
-    }
-
-    private static boolean isEvent(WebhookReceiver.Received post, String event, String walletId) {
-        return post.body().contains("\"event\":\"" + event + "\"") && post.body().contains(walletId);
-    }
-
-    private static String eventId(WebhookReceiver.Received post) {
-        int start = post.body().indexOf("\"id\":\"evt_") + "\"id\":\"".length();
-        return post.body().substring(start, post.body().indexOf('"', start));
     }
 
     /** The delivery log's attempts at the event, as the API lists them. */
