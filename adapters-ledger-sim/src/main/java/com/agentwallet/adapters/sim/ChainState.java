@@ -27,6 +27,9 @@ final class ChainState {
         WalletStatus status = WalletStatus.ACTIVE;
         PolicyId policy;
         long balance;
+        /** The session version whose key is on chain, and until when; none before the first is written. */
+        Optional<Long> sessionVersion = Optional.empty();
+        Instant sessionExpiresAt = Instant.EPOCH;
         final SpendBuckets spend = new SpendBuckets();
 
         WalletAccount(OrgId orgId, String agentId, PolicyId policy) {

@@ -49,6 +49,8 @@ final class WalletProgram {
             return openWallet(chain, open);
         } else if (instruction instanceof LedgerInstruction.WritePolicy write) {
             return writePolicy(chain, write);
+        } else if (instruction instanceof LedgerInstruction.SetSessionKey session) {
+            return setSessionKey(chain, session);
         } else if (instruction instanceof LedgerInstruction.UpdateWallet update) {
             return updateWallet(chain, update);
         } else if (instruction instanceof LedgerInstruction.Fund fund) {
@@ -67,10 +69,14 @@ final class WalletProgram {
         return dispute(chain, (LedgerInstruction.EscrowDispute) instruction);
     }
 
-    /** The message an operator co-signs for a payment: everything that identifies it, nothing that changes. */
+    /**
+     * The message an operator co-signs for a payment: everything that identifies it, nothing that
+     * changes; like the real program's transaction message, it names the session key that signs it.
+     */
     byte[] coSignMessage(LedgerInstruction.Pay pay) {
-        return String.join("|", "agent-wallet/co-sign/v1", programId.base58(), pay.operationId(), pay.wallet().base58(),
-                        pay.recipient(), Long.toString(pay.amount().micros()), Long.toString(pay.requestedAt().toEpochMilli()))
+        return String.join("|", "agent-wallet/co-sign/v2", programId.base58(), pay.operationId(), pay.wallet().base58(),
+                        pay.recipient(), Long.toString(pay.amount().micros()), Long.toString(pay.requestedAt().toEpochMilli()),
+                        Long.toString(pay.sessionVersion()))
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -108,6 +114,16 @@ final class WalletProgram {
             chain.policies.put(write.policy(),
                     new PolicyAccount(write.orgId(), write.version(), write.rules(), write.blockedRecipients()));
         }
+        return ok();
+    }
+
+    private Optional<Failure> setSessionKey(ChainState chain, LedgerInstruction.SetSessionKey session) {
+        WalletAccount wallet = chain.wallets.get(session.wallet().base58());
+        if (wallet == null) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + session.wallet());
+        }
+        wallet.sessionVersion = Optional.of(session.version());
+        wallet.sessionExpiresAt = session.expiresAt();
         return ok();
     }
 
@@ -160,7 +176,8 @@ final class WalletProgram {
 
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
-        Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.recipient(), pay.amount(), now);
+        Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.sessionVersion(), pay.recipient(),
+                pay.amount(), now);
         if (refused.isPresent()) {
             return refused;
         }
@@ -186,7 +203,8 @@ final class WalletProgram {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the escrow vault exists");
         }
         WalletAccount wallet = chain.wallets.get(lock.wallet().base58());
-        Optional<Failure> refused = checkSpend(chain, wallet, lock.wallet(), lock.receiver(), lock.amount(), now);
+        Optional<Failure> refused = checkSpend(chain, wallet, lock.wallet(), lock.sessionVersion(), lock.receiver(),
+                lock.amount(), now);
         if (refused.isPresent()) {
             return refused;
         }
@@ -260,9 +278,13 @@ final class WalletProgram {
         return ok();
     }
 
-    /** The wallet's state and the policy checks 2 to 8, in the enforcement order, on the chain's own copies. */
-    private Optional<Failure> checkSpend(ChainState chain, WalletAccount wallet, LedgerAddress address, String recipient,
-                                         Usdc amount, Instant now) {
+    /**
+     * The wallet's state, then the session (check 1: the key of the signing version is the one on
+     * chain and has not expired), then the policy checks 2 to 8, in the enforcement order, on the
+     * chain's own copies.
+     */
+    private Optional<Failure> checkSpend(ChainState chain, WalletAccount wallet, LedgerAddress address,
+                                         long sessionVersion, String recipient, Usdc amount, Instant now) {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + address);
         }
@@ -271,6 +293,10 @@ final class WalletProgram {
         }
         if (amount.isZero()) {
             return fail(ProgramError.INVALID_ARGUMENT, "the amount must be more than zero");
+        }
+        if (!wallet.sessionVersion.equals(Optional.of(sessionVersion)) || !now.isBefore(wallet.sessionExpiresAt)) {
+            return violation(ViolationRule.SESSION_TOKEN, "session " + sessionVersion
+                    + " is not the wallet's current session key, or it expired");
         }
         PolicyAccount policy = chain.policies.get(wallet.policy);
         PolicyRules rules = policy.rules();

@@ -37,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * on a fault-free simulator, closes it, and opens a faulty one over the same journal.
  */
 class SimFaultsTest {
+    private static final long SESSION = 0;
+
     @TempDir
     Path folder;
 
@@ -57,6 +59,8 @@ class SimFaultsTest {
                     new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")),
                     new LedgerInstruction.WritePolicy(op(), org, policy, 1, PolicyRules.NONE, Set.of()),
                     new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy),
+                    new LedgerInstruction.SetSessionKey(op(), wallet, SESSION,
+                            clock.instant().plus(Duration.ofDays(365))),
                     new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("100")),
                     pay("10"))) {
                 LedgerOutcome outcome = ledger.submit(instruction);
@@ -181,7 +185,8 @@ class SimFaultsTest {
     }
 
     private LedgerInstruction.Pay pay(String amount) {
-        return new LedgerInstruction.Pay(op(), wallet, merchant, Usdc.parse(amount), clock.instant(), Optional.empty());
+        return new LedgerInstruction.Pay(op(), wallet, merchant, Usdc.parse(amount), clock.instant(), SESSION,
+                Optional.empty());
     }
 
     private String op() {

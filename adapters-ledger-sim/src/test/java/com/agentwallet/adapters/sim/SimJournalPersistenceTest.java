@@ -42,6 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SimJournalPersistenceTest {
     private static final String PROOF = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    /** The session version the history's wallets pay under, and how long its key is valid on chain. */
+    private static final long SESSION = 0;
+    private static final Duration SESSION_LIFETIME = Duration.ofDays(30);
 
     @TempDir
     Path folder;
@@ -76,8 +79,8 @@ class SimJournalPersistenceTest {
                 .containsEntry(new LedgerAccount.Wallet(second), Usdc.parse("90"))
                 .containsEntry(new LedgerAccount.Treasury(org), Usdc.parse("450"))
                 .containsEntry(new LedgerAccount.Wallet(new LedgerAddress(merchant)), Usdc.parse("270"))
-                .containsEntry(new LedgerAccount.Vault(open), Usdc.parse("30"))
-                .containsEntry(new LedgerAccount.Vault(disputed), Usdc.parse("10"));
+                .containsEntry(new LedgerAccount.Vault(open, second), Usdc.parse("30"))
+                .containsEntry(new LedgerAccount.Vault(disputed, first), Usdc.parse("10"));
         assertThat(Files.readAllLines(folder.resolve("ledger-sim").resolve("journal.jsonl")))
                 .as("one journal line per submission").hasSize(submitted.size());
 
@@ -134,8 +137,8 @@ class SimJournalPersistenceTest {
             assertThat(code(reopened.submit(pay(second, merchant, "1")))).isEqualTo("wallet_not_active");
             assertThat(code(reopened.submit(new LedgerInstruction.EscrowRefund(op(), disputed, first,
                     Usdc.parse("10"), false)))).isEqualTo("escrow_disputed");
-            assertThat(code(reopened.submit(new LedgerInstruction.EscrowRelease(op(), released, second.base58(),
-                    Usdc.parse("20"), Optional.of(PROOF))))).isEqualTo("escrow_not_open");
+            assertThat(code(reopened.submit(new LedgerInstruction.EscrowRelease(op(), released, first,
+                    second.base58(), Usdc.parse("20"), Optional.of(PROOF))))).isEqualTo("escrow_not_open");
             // And the blocked recipients of the policy.
             assertThat(reopened.submit(new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.ACTIVE, policy)))
                     .isInstanceOf(LedgerOutcome.Confirmed.class);
@@ -149,6 +152,39 @@ class SimJournalPersistenceTest {
         try (SimulatedLedger again = openLedger()) {
             assertThat(again.balance(new LedgerAccount.Wallet(second))).as("the second run was journaled too")
                     .isEqualTo(Usdc.parse("115"));
+        }
+    }
+
+    @Test
+    void theWalletsSessionKeyAndItsExpiryOutliveARestart() throws Exception {
+        LedgerAddress wallet;
+        try (SimulatedLedger ledger = openLedger()) {
+            org = ids.org();
+            policy = ids.policy();
+            wallet = ledger.walletAddress(org, "agent-1");
+            confirmed(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
+            confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, PolicyRules.NONE, Set.of()));
+            confirmed(ledger, new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-1", policy));
+            confirmed(ledger, new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("100")));
+            confirmed(ledger, new LedgerInstruction.SetSessionKey("session:" + wallet + ":0", wallet, SESSION,
+                    clock.instant().plus(SESSION_LIFETIME)));
+            confirmed(ledger, pay(wallet, merchant, "1"));
+            // The session is rotated: the newer key, valid for an hour, replaces the first at once.
+            confirmed(ledger, new LedgerInstruction.SetSessionKey("session:" + wallet + ":1", wallet, SESSION + 1,
+                    clock.instant().plus(Duration.ofHours(1))));
+        }
+        clock.advance(Duration.ofMinutes(59));
+        try (SimulatedLedger reopened = openLedger()) {
+            assertThat(code(reopened.submit(pay(wallet, merchant, "1")))).as("the rotation was replayed")
+                    .isEqualTo("session_token");
+            confirmed(reopened, payUnder(wallet, merchant, "1", SESSION + 1));
+        }
+        clock.advance(Duration.ofMinutes(1));
+        try (SimulatedLedger again = openLedger()) {
+            assertThat(code(again.submit(payUnder(wallet, merchant, "1", SESSION + 1))))
+                    .as("the key's expiry was replayed").isEqualTo("session_token");
+            assertThat(again.balance(new LedgerAccount.Wallet(wallet))).isEqualTo(Usdc.parse("98"));
+            assertThat(again.receivedBy(merchant)).isEqualTo(Usdc.parse("2"));
         }
     }
 
@@ -169,8 +205,8 @@ class SimJournalPersistenceTest {
         disputed = ids.escrow();
         accounts.addAll(List.of(new LedgerAccount.Treasury(org), new LedgerAccount.Wallet(first),
                 new LedgerAccount.Wallet(second), new LedgerAccount.Wallet(new LedgerAddress(merchant)),
-                new LedgerAccount.Wallet(new LedgerAddress(casino)), new LedgerAccount.Vault(released),
-                new LedgerAccount.Vault(open), new LedgerAccount.Vault(disputed)));
+                new LedgerAccount.Wallet(new LedgerAddress(casino)), new LedgerAccount.Vault(released, first),
+                new LedgerAccount.Vault(open, second), new LedgerAccount.Vault(disputed, first)));
         PolicyRules policyRules = rules().maxPerTx("200").maxPerDay("300").maxPerMonth("5000").velocityCap(10)
                 .blockedCategories("gambling").expiry(clock.instant().plus(Duration.ofDays(30)))
                 .coSignAtOrAbove("150", coSigner).build();
@@ -184,6 +220,10 @@ class SimJournalPersistenceTest {
                 blocked));
         submit(ledger, new LedgerInstruction.OpenWallet("open:" + first, first, org, "agent-1", policy));
         submit(ledger, new LedgerInstruction.OpenWallet("open:" + second, second, org, "agent-2", policy));
+        submit(ledger, new LedgerInstruction.SetSessionKey("session:" + first + ":0", first, SESSION,
+                clock.instant().plus(SESSION_LIFETIME)));
+        submit(ledger, new LedgerInstruction.SetSessionKey("session:" + second + ":0", second, SESSION,
+                clock.instant().plus(SESSION_LIFETIME)));
         submit(ledger, new LedgerInstruction.Fund(op(), org, first, Usdc.parse("500")));
         submit(ledger, new LedgerInstruction.Fund(op(), org, second, Usdc.parse("100")));
         clock.advance(Duration.ofMinutes(1));
@@ -195,14 +235,14 @@ class SimJournalPersistenceTest {
         submit(ledger, pay(first, merchant, "201"));
         clock.advance(Duration.ofSeconds(7));
         submit(ledger, new LedgerInstruction.EscrowLock(op(), released, first, second.base58(), Usdc.parse("20"),
-                clock.instant().plus(Duration.ofHours(1)), Optional.of(PROOF)));
-        submit(ledger, new LedgerInstruction.EscrowRelease(op(), released, second.base58(), Usdc.parse("20"),
+                clock.instant().plus(Duration.ofHours(1)), Optional.of(PROOF), SESSION));
+        submit(ledger, new LedgerInstruction.EscrowRelease(op(), released, first, second.base58(), Usdc.parse("20"),
                 Optional.of(PROOF)));
         submit(ledger, new LedgerInstruction.EscrowLock(op(), open, second, merchant, Usdc.parse("30"),
-                clock.instant().plus(Duration.ofHours(1)), Optional.empty()));
+                clock.instant().plus(Duration.ofHours(1)), Optional.empty(), SESSION));
         submit(ledger, new LedgerInstruction.EscrowLock(op(), disputed, first, merchant, Usdc.parse("10"),
-                clock.instant().plus(Duration.ofHours(1)), Optional.empty()));
-        submit(ledger, new LedgerInstruction.EscrowDispute("dispute:" + disputed, disputed));
+                clock.instant().plus(Duration.ofHours(1)), Optional.empty(), SESSION));
+        submit(ledger, new LedgerInstruction.EscrowDispute("dispute:" + disputed, disputed, first));
         submit(ledger, new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.FROZEN, policy));
         clock.advance(Duration.ofMillis(1234));
         submit(ledger, new LedgerInstruction.Withdraw(op(), org, first, Usdc.parse("50")));
@@ -216,7 +256,12 @@ class SimJournalPersistenceTest {
     }
 
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {
-        return new LedgerInstruction.Pay(op(), wallet, to, Usdc.parse(amount), clock.instant(), Optional.empty());
+        return payUnder(wallet, to, amount, SESSION);
+    }
+
+    private LedgerInstruction.Pay payUnder(LedgerAddress wallet, String to, String amount, long sessionVersion) {
+        return new LedgerInstruction.Pay(op(), wallet, to, Usdc.parse(amount), clock.instant(), sessionVersion,
+                Optional.empty());
     }
 
     private String op() {
@@ -231,8 +276,13 @@ class SimJournalPersistenceTest {
 
     private static boolean isMoneyMovement(LedgerInstruction instruction) {
         return !(instruction instanceof LedgerInstruction.OpenWallet || instruction instanceof LedgerInstruction.WritePolicy
+                || instruction instanceof LedgerInstruction.SetSessionKey
                 || instruction instanceof LedgerInstruction.UpdateWallet
                 || instruction instanceof LedgerInstruction.EscrowDispute);
+    }
+
+    private static void confirmed(LedgerPort ledger, LedgerInstruction instruction) {
+        assertThat(ledger.submit(instruction)).as("%s", instruction).isInstanceOf(LedgerOutcome.Confirmed.class);
     }
 
     private static String code(LedgerOutcome outcome) {

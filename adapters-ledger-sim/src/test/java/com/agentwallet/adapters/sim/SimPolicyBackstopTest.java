@@ -2,6 +2,7 @@ package com.agentwallet.adapters.sim;
 
 import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
@@ -26,6 +27,7 @@ import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and gives the money back.
  */
 class SimPolicyBackstopTest {
+    /** The session version the wallets written straight to the chain pay under. */
+    private static final long SESSION = 0;
     private final MutableClock clock = MutableClock.atTestEpoch();
     private final IdGenerator ids = new RandomIdGenerator(new Random(17));
     private final String merchant = Addresses.external("merchant");
@@ -58,6 +62,7 @@ class SimPolicyBackstopTest {
         confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, rules().maxPerTx("50")
                 .maxPerDay("80").blockedCategories("gambling").build(), Set.of(casino)));
         confirmed(ledger, new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy));
+        confirmed(ledger, session(wallet, SESSION, clock.instant().plus(Duration.ofDays(365))));
         confirmed(ledger, new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("500")));
         confirmed(ledger, pay(wallet, merchant, "50"));
 
@@ -68,6 +73,52 @@ class SimPolicyBackstopTest {
 
         confirmed(ledger, pay(wallet, merchant, "30"));
         assertThat(ledger.balance(new LedgerAccount.Wallet(wallet))).isEqualTo(Usdc.parse("420"));
+    }
+
+    /**
+     * Check 1, the session key, runs where the C program runs it: after the wallet's state and the
+     * amount, before every policy check; a lock is checked like a payment.
+     */
+    @Test
+    void theSessionKeyIsCheckedAfterTheWalletsStateAndBeforeThePolicy() {
+        SimulatedLedger ledger = SimulatedLedger.inMemory(clock, 5L);
+        OrgId org = ids.org();
+        PolicyId policy = ids.policy();
+        LedgerAddress wallet = ledger.walletAddress(org, "agent-1");
+        EscrowId escrow = ids.escrow();
+        confirmed(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
+        confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, rules().maxPerTx("50")
+                .blockedCategories("gambling").expiry(clock.instant().plus(Duration.ofMinutes(30))).build(),
+                Set.of(casino)));
+        confirmed(ledger, new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy));
+        confirmed(ledger, new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("100")));
+
+        // No key on chain yet: the session speaks before the policy, but after the amount.
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "50.01"), "session_token", wallet);
+        assertRefusedAndNothingMoved(ledger, pay(wallet, casino, "1"), "session_token", wallet);
+        assertRefusedAndNothingMoved(ledger, new LedgerInstruction.EscrowLock(op(), escrow, wallet, merchant,
+                Usdc.parse("50.01"), clock.instant().plus(Duration.ofHours(1)), Optional.empty(), SESSION),
+                "session_token", wallet);
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "0"), "invalid_argument", wallet);
+
+        confirmed(ledger, session(wallet, SESSION, clock.instant().plus(Duration.ofHours(1))));
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "50.01"), "max_per_tx", wallet);
+        assertRefusedAndNothingMoved(ledger, payUnder(wallet, merchant, "50.01", SESSION + 1), "session_token",
+                wallet);
+
+        // Past the policy's expiry the key is still valid: the policy speaks.
+        clock.advance(Duration.ofMinutes(30));
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "1"), "policy_expired", wallet);
+        // Past the key's expiry as well: the session speaks first.
+        clock.advance(Duration.ofMinutes(30));
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "1"), "session_token", wallet);
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "50.01"), "session_token", wallet);
+
+        // The wallet's state comes before the session.
+        confirmed(ledger, new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy));
+        assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "1"), "wallet_not_active", wallet);
+        assertThat(ledger.balance(new LedgerAccount.Wallet(wallet))).isEqualTo(Usdc.parse("100"));
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, wallet))).isEqualTo(Usdc.ZERO);
     }
 
     // ------------------------------------------------------------------ through the service
@@ -175,8 +226,18 @@ class SimPolicyBackstopTest {
         assertThat(ledger.submit(instruction)).as("%s", instruction).isInstanceOf(LedgerOutcome.Confirmed.class);
     }
 
+    private LedgerInstruction.SetSessionKey session(LedgerAddress wallet, long version, Instant expiresAt) {
+        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt);
+    }
+
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {
-        return new LedgerInstruction.Pay(op(), wallet, to, Usdc.parse(amount), clock.instant(), Optional.empty());
+        return payUnder(wallet, to, amount, SESSION);
+    }
+
+    /** A payment signed by the key of the wallet's session {@code sessionVersion}. */
+    private LedgerInstruction.Pay payUnder(LedgerAddress wallet, String to, String amount, long sessionVersion) {
+        return new LedgerInstruction.Pay(op(), wallet, to, Usdc.parse(amount), clock.instant(), sessionVersion,
+                Optional.empty());
     }
 
     private String op() {

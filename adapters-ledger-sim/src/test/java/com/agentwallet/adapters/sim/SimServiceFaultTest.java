@@ -349,7 +349,8 @@ class SimServiceFaultTest {
                         .as("chain treasury of %s%s", org.id(), run).isEqualTo(org.balance());
             }
             for (Escrow escrow : core.storage.allEscrows()) {
-                softly.assertThat(chain.balance(new LedgerAccount.Vault(escrow.id())))
+                LedgerAccount vault = new LedgerAccount.Vault(escrow.id(), addressOf(escrow.fromWallet()));
+                softly.assertThat(chain.balance(vault))
                         .as("chain vault of %s, %s%s", escrow.id(), escrow.status(), run)
                         .isEqualTo(escrow.status().isTerminal() && !payoutPending(escrow) ? Usdc.ZERO : escrow.amount());
             }
@@ -403,6 +404,11 @@ class SimServiceFaultTest {
 
         private boolean anyPending() {
             return core.storage.allTransactions().stream().anyMatch(tx -> tx.status() == TransactionStatus.PENDING);
+        }
+
+        private LedgerAddress addressOf(WalletId id) {
+            return core.storage.allWallets().stream().filter(w -> w.id().equals(id)).findFirst().orElseThrow()
+                    .address();
         }
 
         private Escrow escrowOf(EscrowId id) {

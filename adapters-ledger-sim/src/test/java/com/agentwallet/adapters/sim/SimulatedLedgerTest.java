@@ -36,8 +36,8 @@ class SimulatedLedgerTest {
         List<LedgerOutcome> first = script(11L);
         List<LedgerOutcome> second = script(11L);
 
-        assertThat(first).hasSize(12).isEqualTo(second);
-        assertThat(first).filteredOn(LedgerOutcome.Confirmed.class::isInstance).hasSize(10);
+        assertThat(first).hasSize(13).isEqualTo(second);
+        assertThat(first).filteredOn(LedgerOutcome.Confirmed.class::isInstance).hasSize(11);
         assertThat(first).filteredOn(LedgerOutcome.Rejected.class::isInstance).hasSize(2);
     }
 
@@ -144,16 +144,18 @@ class SimulatedLedgerTest {
                 new LedgerInstruction.WritePolicy(ids.tx().value(), org, policy, 1,
                         rules().maxPerTx("100").build(), Set.of()),
                 new LedgerInstruction.OpenWallet(ids.tx().value(), wallet, org, "agent-1", policy),
+                new LedgerInstruction.SetSessionKey(ids.tx().value(), wallet, 0,
+                        clock.instant().plus(Duration.ofDays(1))),
                 new LedgerInstruction.Fund(ids.tx().value(), org, wallet, Usdc.parse("500")),
-                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("12.5"), clock.instant(),
+                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("12.5"), clock.instant(), 0,
                         Optional.empty()),
-                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("101"), clock.instant(),
+                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("101"), clock.instant(), 0,
                         Optional.empty()),
-                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("12.5"), clock.instant(),
+                new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("12.5"), clock.instant(), 0,
                         Optional.empty()),
                 new LedgerInstruction.EscrowLock(ids.tx().value(), escrow, wallet, merchant, Usdc.parse("20"),
-                        clock.instant().plusSeconds(3600), Optional.empty()),
-                new LedgerInstruction.EscrowDispute(ids.tx().value(), escrow),
+                        clock.instant().plusSeconds(3600), Optional.empty(), 0),
+                new LedgerInstruction.EscrowDispute(ids.tx().value(), escrow, wallet),
                 new LedgerInstruction.EscrowRefund(ids.tx().value(), escrow, wallet, Usdc.parse("20"), false),
                 new LedgerInstruction.EscrowRefund(ids.tx().value(), escrow, wallet, Usdc.parse("20"), true),
                 new LedgerInstruction.Withdraw(ids.tx().value(), org, wallet, Usdc.parse("7")));
@@ -171,9 +173,9 @@ class SimulatedLedgerTest {
     @Test
     void theScriptRefusesWhatItShould() {
         List<LedgerOutcome> outcomes = script(11L);
-        assertThat(outcomes.get(5)).isInstanceOfSatisfying(LedgerOutcome.Rejected.class,
+        assertThat(outcomes.get(6)).isInstanceOfSatisfying(LedgerOutcome.Rejected.class,
                 r -> assertThat(r.code()).isEqualTo("max_per_tx"));
-        assertThat(outcomes.get(9)).isInstanceOfSatisfying(LedgerOutcome.Rejected.class,
+        assertThat(outcomes.get(10)).isInstanceOfSatisfying(LedgerOutcome.Rejected.class,
                 r -> assertThat(r.code()).isEqualTo("escrow_disputed"));
     }
 }

@@ -163,7 +163,9 @@ public final class EscrowService {
         Instant now = clock.instant();
         return EscrowMachine.apply(escrow, command, now).map(transition -> {
             if (transition.state().status() == EscrowStatus.DISPUTED) {
-                LedgerAdmin.require(ledger, new LedgerInstruction.EscrowDispute("dispute:" + escrow.id(), escrow.id()));
+                LedgerAddress wallet = stores.wallets().find(escrow.orgId(), escrow.fromWallet()).orElseThrow().address();
+                LedgerAdmin.require(ledger, new LedgerInstruction.EscrowDispute("dispute:" + escrow.id(), escrow.id(),
+                        wallet));
             }
             Optional<Transaction> payout = payoutFor(stores, transition.state(), now);
             Escrow next = payout.map(tx -> transition.state().withSettleTx(tx.id())).orElse(transition.state());

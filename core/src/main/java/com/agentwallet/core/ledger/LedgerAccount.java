@@ -22,10 +22,11 @@ public sealed interface LedgerAccount {
         }
     }
 
-    /** An escrow's vault token account. */
-    record Vault(EscrowId escrowId) implements LedgerAccount {
+    /** The vault token account of an escrow locked by {@code wallet}. */
+    record Vault(EscrowId escrowId, LedgerAddress wallet) implements LedgerAccount {
         public Vault {
             requireNonNull(escrowId, "escrowId is null");
+            requireNonNull(wallet, "wallet is null");
         }
     }
 }

@@ -46,6 +46,23 @@ public sealed interface LedgerInstruction {
         }
     }
 
+    /**
+     * Writes the public key of the wallet's session {@code version} on chain, valid until
+     * {@code expiresAt}: the key that must sign the wallet's payments and escrow locks. A new version
+     * replaces the old key at once, which is how rotating the session token revokes it on chain too.
+     */
+    record SetSessionKey(String operationId, LedgerAddress wallet, long version, Instant expiresAt)
+            implements LedgerInstruction {
+        public SetSessionKey {
+            requireNonNull(operationId, "operationId is null");
+            requireNonNull(wallet, "wallet is null");
+            requireNonNull(expiresAt, "expiresAt is null");
+            if (version < 0) {
+                throw new IllegalArgumentException("a session version is not negative: " + version);
+            }
+        }
+    }
+
     /** Sets a wallet's status and attached policy on chain. */
     record UpdateWallet(String operationId, LedgerAddress wallet, WalletStatus status, PolicyId policy)
             implements LedgerInstruction {
@@ -86,9 +103,12 @@ public sealed interface LedgerInstruction {
         }
     }
 
-    /** A payment, checked by the program against its copy of the policy; above the threshold with the co-signature. */
+    /**
+     * A payment, signed by the key of the wallet's session {@code sessionVersion} and checked by the
+     * program against its copy of the policy; at or above the threshold with the co-signature.
+     */
     record Pay(String operationId, LedgerAddress wallet, String recipient, Usdc amount, Instant requestedAt,
-               Optional<String> coSignature) implements LedgerInstruction {
+               long sessionVersion, Optional<String> coSignature) implements LedgerInstruction {
         public Pay {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(wallet, "wallet is null");
@@ -99,13 +119,14 @@ public sealed interface LedgerInstruction {
         }
 
         public Pay withCoSignature(String signature) {
-            return new Pay(operationId, wallet, recipient, amount, requestedAt, Optional.of(signature));
+            return new Pay(operationId, wallet, recipient, amount, requestedAt, sessionVersion, Optional.of(signature));
         }
     }
 
-    /** Moves funds from the wallet into the escrow's vault. */
+    /** Moves funds from the wallet into the escrow's vault, signed by the key of the wallet's session. */
     record EscrowLock(String operationId, EscrowId escrow, LedgerAddress wallet, String receiver, Usdc amount,
-                      Instant deadline, Optional<String> expectedProof) implements LedgerInstruction {
+                      Instant deadline, Optional<String> expectedProof, long sessionVersion)
+            implements LedgerInstruction {
         public EscrowLock {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(escrow, "escrow is null");
@@ -121,11 +142,12 @@ public sealed interface LedgerInstruction {
      * Moves the vault's funds to the receiver: with the completion proof, which must match the
      * escrow's expected proof when it has one; without one, as the organisation's resolution of a dispute.
      */
-    record EscrowRelease(String operationId, EscrowId escrow, String receiver, Usdc amount, Optional<String> proof)
-            implements LedgerInstruction {
+    record EscrowRelease(String operationId, EscrowId escrow, LedgerAddress wallet, String receiver, Usdc amount,
+                         Optional<String> proof) implements LedgerInstruction {
         public EscrowRelease {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(escrow, "escrow is null");
+            requireNonNull(wallet, "wallet is null");
             requireNonNull(receiver, "receiver is null");
             requireNonNull(amount, "amount is null");
             requireNonNull(proof, "proof is null");
@@ -133,10 +155,11 @@ public sealed interface LedgerInstruction {
     }
 
     /** Marks the escrow disputed on chain, which stops its timeout refund until a resolution. */
-    record EscrowDispute(String operationId, EscrowId escrow) implements LedgerInstruction {
+    record EscrowDispute(String operationId, EscrowId escrow, LedgerAddress wallet) implements LedgerInstruction {
         public EscrowDispute {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(escrow, "escrow is null");
+            requireNonNull(wallet, "wallet is null");
         }
     }
 

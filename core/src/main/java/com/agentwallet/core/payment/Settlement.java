@@ -8,6 +8,7 @@ import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.org.Organisation;
@@ -83,7 +84,7 @@ public final class Settlement {
     /** The ledger instruction of a payment; the co-sign payload is made from this same instruction. */
     public static LedgerInstruction.Pay payInstruction(Transaction tx, Wallet wallet) {
         return new LedgerInstruction.Pay(tx.id().value(), wallet.address(), tx.recipient(), tx.amount(), tx.createdAt(),
-                tx.coSign().flatMap(CoSign::signature));
+                wallet.sessionVersion(), tx.coSign().flatMap(CoSign::signature));
     }
 
     private LedgerInstruction instructionFor(Stores stores, Transaction tx) {
@@ -97,11 +98,13 @@ public final class Settlement {
             case ESCROW_LOCK -> {
                 Escrow escrow = escrowOf(stores, tx);
                 yield new LedgerInstruction.EscrowLock(op, escrow.id(), wallet.address(), escrow.receiver(), tx.amount(),
-                        escrow.timeoutAt(), escrow.expectedProof());
+                        escrow.timeoutAt(), escrow.expectedProof(), wallet.sessionVersion());
             }
             case ESCROW_RELEASE -> {
                 Escrow escrow = escrowOf(stores, tx);
-                yield new LedgerInstruction.EscrowRelease(op, escrow.id(), tx.recipient(), tx.amount(), escrow.proof());
+                LedgerAddress sender = stores.wallets().find(escrow.orgId(), escrow.fromWallet()).orElseThrow().address();
+                yield new LedgerInstruction.EscrowRelease(op, escrow.id(), sender, tx.recipient(), tx.amount(),
+                        escrow.proof());
             }
             case ESCROW_REFUND -> {
                 Escrow escrow = escrowOf(stores, tx);

@@ -6,6 +6,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerAccount;
+import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.Transaction;
@@ -21,7 +22,9 @@ import com.agentwallet.core.wallet.Wallet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -55,10 +58,14 @@ public final class Reconciliation {
         List<Organisation> organisations = storage.inTransaction(stores -> stores.organisations().list());
         for (Organisation org : organisations) {
             checkTreasury(org, tally);
+            Map<WalletId, LedgerAddress> addresses = new HashMap<>();
             Pages.forEach(page -> storage.inTransaction(stores -> stores.wallets().list(org.id(), WalletStore.Query.ALL,
-                    page)), wallet -> checkWallet(wallet, tally));
+                    page)), wallet -> {
+                addresses.put(wallet.id(), wallet.address());
+                checkWallet(wallet, tally);
+            });
             Pages.forEach(page -> storage.inTransaction(stores -> stores.escrows().list(org.id(), EscrowStore.Query.ALL,
-                    page)), escrow -> checkVault(escrow, tally));
+                    page)), escrow -> checkVault(escrow, addresses.get(escrow.fromWallet()), tally));
         }
         List<Transaction> stuck = storage.inTransaction(
                 stores -> stores.transactions().pendingSince(clock.instant().minus(stuckAfter), MAX_STUCK_REPORTED));
@@ -79,13 +86,13 @@ public final class Reconciliation {
         tally.compare(new LedgerAccount.Wallet(wallet.address()), inFlight, wallet.balance().plus(held));
     }
 
-    private void checkVault(Escrow escrow, Tally tally) {
+    private void checkVault(Escrow escrow, LedgerAddress sender, Tally tally) {
         Optional<TransactionStatus> lock = status(escrow.orgId(), Optional.of(escrow.lockTx()));
         Optional<TransactionStatus> payout = status(escrow.orgId(), escrow.settleTx());
         boolean inFlight = lock.filter(TransactionStatus.PENDING::equals).isPresent()
                 || payout.filter(TransactionStatus.PENDING::equals).isPresent();
         boolean holding = !escrow.status().isTerminal() && lock.filter(TransactionStatus.CONFIRMED::equals).isPresent();
-        tally.compare(new LedgerAccount.Vault(escrow.id()), inFlight, holding ? escrow.amount() : Usdc.ZERO);
+        tally.compare(new LedgerAccount.Vault(escrow.id(), sender), inFlight, holding ? escrow.amount() : Usdc.ZERO);
     }
 
     private Optional<TransactionStatus> status(OrgId orgId, Optional<TxId> txId) {

@@ -81,8 +81,10 @@ public final class WalletService {
             }
             LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
                     command.orgId(), command.agentId(), command.policyId()));
+            SessionGrant grant = new SessionGrant(wallet.id(), wallet.sessionVersion(), now.plus(ttl));
+            writeSessionKey(wallet, grant);
             events.publish(stores, new DomainEvent.WalletCreated(wallet, now));
-            return Result.ok(new CreatedWallet(wallet, new SessionGrant(wallet.id(), 0, now.plus(ttl))));
+            return Result.ok(new CreatedWallet(wallet, grant));
         });
     }
 
@@ -217,7 +219,9 @@ public final class WalletService {
             Instant now = clock.instant();
             Wallet next = wallet.withNextSessionVersion(now);
             stores.wallets().update(next);
-            return new SessionGrant(walletId, next.sessionVersion(), now.plus(lifetime));
+            SessionGrant grant = new SessionGrant(walletId, next.sessionVersion(), now.plus(lifetime));
+            writeSessionKey(next, grant);
+            return grant;
         }));
     }
 
@@ -259,6 +263,17 @@ public final class WalletService {
                 "wallet:" + wallet.id() + ":" + wallet.status().wireName() + ":" + wallet.policyId() + ":"
                         + wallet.updatedAt().toEpochMilli(),
                 wallet.address(), wallet.status(), wallet.policyId()));
+    }
+
+    /**
+     * Puts the key of the grant's session version on chain. It stays valid there for the co-sign
+     * window past the token's expiry, so that a payment made under a live token can still be
+     * co-signed; a newer version replaces it at once.
+     */
+    private void writeSessionKey(Wallet wallet, SessionGrant grant) {
+        LedgerAdmin.require(ledger, new LedgerInstruction.SetSessionKey(
+                "session:" + wallet.id() + ":" + grant.version(), wallet.address(), grant.version(),
+                grant.expiresAt().plus(settings.coSignWindow())));
     }
 
     private Duration sessionTtl(Optional<Duration> requested) {

@@ -48,6 +48,8 @@ public abstract class LedgerContract {
     public static final String DEFAULT_PROGRAM_ID = "AgentWa11etProgram1111111111111111111111111";
     private static final long ID_SEED = 20_260_401L;
     private static final String PROOF = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    /** The session version the suite's wallets pay under. */
+    protected static final long SESSION = 0;
     private static final String OTHER_PROOF = "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752";
 
     protected MutableClock clock;
@@ -67,7 +69,10 @@ public abstract class LedgerContract {
         return new LedgerAddress(DEFAULT_PROGRAM_ID);
     }
 
-    /** The seed of the ids (organisations, policies, escrows, operations) the suite makes. */
+    /**
+     * The seed of the ids (organisations, policies, escrows, operations) and payees the suite makes;
+     * a ledger whose chain outlives one test gives each test its own.
+     */
     protected long idSeed() {
         return ID_SEED;
     }
@@ -149,7 +154,8 @@ public abstract class LedgerContract {
         assertThat(ledger.balance(new LedgerAccount.Treasury(ids.org()))).isEqualTo(Usdc.ZERO);
         assertThat(ledger.balance(new LedgerAccount.Wallet(new LedgerAddress(Addresses.external("nobody")))))
                 .isEqualTo(Usdc.ZERO);
-        assertThat(ledger.balance(new LedgerAccount.Vault(ids.escrow()))).isEqualTo(Usdc.ZERO);
+        assertThat(ledger.balance(new LedgerAccount.Vault(ids.escrow(), new LedgerAddress(Addresses.external("nobody")))))
+                .isEqualTo(Usdc.ZERO);
     }
 
     @Test
@@ -207,11 +213,9 @@ public abstract class LedgerContract {
         LedgerInstruction.Pay pay = payment(wallet, merchant, "30");
         LedgerInstruction.Withdraw withdraw = new LedgerInstruction.Withdraw(op(), org, wallet, usdc("20"));
         EscrowId escrow = ids.escrow();
-        LedgerInstruction.EscrowLock lock = new LedgerInstruction.EscrowLock(op(), escrow, wallet, merchant,
-                usdc("10"), clock.instant().plus(Duration.ofHours(1)), Optional.empty());
-        track(new LedgerAccount.Vault(escrow));
-        LedgerInstruction.EscrowRelease release = new LedgerInstruction.EscrowRelease(op(), escrow, merchant,
-                usdc("10"), Optional.of(PROOF));
+        LedgerInstruction.EscrowLock lock = lock(escrow, wallet, merchant, "10", Duration.ofHours(1), Optional.empty());
+        track(new LedgerAccount.Vault(escrow, wallet));
+        LedgerInstruction.EscrowRelease release = release(escrow, wallet, merchant, "10", PROOF);
 
         for (LedgerInstruction instruction : List.of(deposit, fund, pay, withdraw, lock, release)) {
             LedgerOutcome first = confirmed(instruction);
@@ -223,7 +227,7 @@ public abstract class LedgerContract {
         assertThat(treasury(org)).isEqualTo(usdc("970"));
         assertThat(balanceOf(wallet)).isEqualTo(usdc("40"));
         assertThat(received(merchant)).isEqualTo(usdc("40"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(escrow))).isEqualTo(Usdc.ZERO);
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, wallet))).isEqualTo(Usdc.ZERO);
     }
 
     @Test
@@ -250,9 +254,8 @@ public abstract class LedgerContract {
         refused(new LedgerInstruction.Withdraw(op(), org, wallet, usdc("60.000001")), "insufficient_funds");
         refused(payment(wallet, merchant, "60.000001"), "insufficient_funds");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
-        refused(new LedgerInstruction.EscrowLock(op(), escrow, wallet, merchant, usdc("61"),
-                clock.instant().plusSeconds(60), Optional.empty()), "insufficient_funds");
+        track(new LedgerAccount.Vault(escrow, wallet));
+        refused(lock(escrow, wallet, merchant, "61", Duration.ofSeconds(60), Optional.empty()), "insufficient_funds");
 
         assertThat(treasury(org)).isEqualTo(usdc("40"));
         assertThat(balanceOf(wallet)).isEqualTo(usdc("60"));
@@ -365,15 +368,53 @@ public abstract class LedgerContract {
         confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy));
         refused(payment(wallet, merchant, "1"), "wallet_not_active");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
-        refused(new LedgerInstruction.EscrowLock(op(), escrow, wallet, merchant, usdc("1"),
-                clock.instant().plusSeconds(60), Optional.empty()), "wallet_not_active");
+        track(new LedgerAccount.Vault(escrow, wallet));
+        refused(lock(escrow, wallet, merchant, "1", Duration.ofSeconds(60), Optional.empty()), "wallet_not_active");
         confirmed(new LedgerInstruction.Fund(op(), org, wallet, usdc("10")));
         confirmed(new LedgerInstruction.Withdraw(op(), org, wallet, usdc("5")));
 
         confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, policy));
         confirmed(payment(wallet, merchant, "1"));
         assertThat(balanceOf(wallet)).isEqualTo(usdc("104"));
+    }
+
+    // ------------------------------------------------------------------ the session key (check 1)
+
+    @Test
+    void onlyTheKeyOfTheWalletsCurrentSessionSpendsAndOnlyUntilItExpires() {
+        OrgId org = organisation("1000");
+        LedgerAddress wallet = wallet(org, policy(org, PolicyRules.NONE), "100");
+        String merchant = payee("merchant");
+        EscrowId escrow = ids.escrow();
+        track(new LedgerAccount.Vault(escrow, wallet));
+
+        refused(paymentUnder(wallet, merchant, "1", SESSION + 1), "session_token");
+        confirmed(session(wallet, SESSION + 1, clock.instant().plus(Duration.ofHours(1))));
+        refused(payment(wallet, merchant, "1"), "session_token");
+        refused(lock(escrow, wallet, merchant, "1", Duration.ofMinutes(5), Optional.empty()), "session_token");
+        confirmed(paymentUnder(wallet, merchant, "1", SESSION + 1));
+
+        clock.advance(Duration.ofHours(1).minusSeconds(1));
+        confirmed(paymentUnder(wallet, merchant, "1", SESSION + 1));
+        clock.advance(Duration.ofSeconds(1));
+        refused(paymentUnder(wallet, merchant, "1", SESSION + 1), "session_token");
+
+        assertThat(balanceOf(wallet)).isEqualTo(usdc("98"));
+        assertThat(received(merchant)).isEqualTo(usdc("2"));
+    }
+
+    @Test
+    void aWalletWhoseSessionKeyWasNeverWrittenCannotSpend() {
+        OrgId org = organisation("100");
+        PolicyId policy = policy(org, PolicyRules.NONE);
+        LedgerAddress address = ledger.walletAddress(org, "agent-without-session");
+        track(address);
+        confirmed(new LedgerInstruction.OpenWallet("open:" + address, address, org, "agent-without-session", policy));
+        confirmed(new LedgerInstruction.Fund(op(), org, address, usdc("10")));
+
+        refused(payment(address, payee("merchant"), "1"), "session_token");
+        refused(session(ledger.walletAddress(org, "never-opened"), SESSION, clock.instant().plusSeconds(60)),
+                "account_not_found");
     }
 
     @Test
@@ -492,7 +533,7 @@ public abstract class LedgerContract {
 
         LedgerInstruction.Pay small = payment(wallet, merchant, "100");
         LedgerInstruction.Pay large = new LedgerInstruction.Pay(op(), wallet, merchant, usdc("400"),
-                small.requestedAt(), Optional.empty());
+                small.requestedAt(), small.sessionVersion(), Optional.empty());
         refused(large.withCoSignature(coSigner.sign(coSignPayload(small))), "co_signature_invalid");
         refused(large.withCoSignature("not-a-signature"), "co_signature_invalid");
 
@@ -513,12 +554,14 @@ public abstract class LedgerContract {
                 .isEqualTo(ledger.coSignMessage(pay))
                 .isEqualTo(ledger.coSignMessage(pay.withCoSignature(coSigner.sign(coSignPayload(pay)))));
         LedgerInstruction.Pay otherAmount = new LedgerInstruction.Pay(pay.operationId(), pay.wallet(), pay.recipient(),
-                usdc("100.000001"), pay.requestedAt(), Optional.empty());
+                usdc("100.000001"), pay.requestedAt(), pay.sessionVersion(), Optional.empty());
         LedgerInstruction.Pay otherRecipient = new LedgerInstruction.Pay(pay.operationId(), pay.wallet(),
-                payee("other"), pay.amount(), pay.requestedAt(), Optional.empty());
+                payee("other"), pay.amount(), pay.requestedAt(), pay.sessionVersion(), Optional.empty());
         LedgerInstruction.Pay otherOperation = new LedgerInstruction.Pay(op(), pay.wallet(), pay.recipient(),
-                pay.amount(), pay.requestedAt(), Optional.empty());
-        for (LedgerInstruction.Pay other : List.of(otherAmount, otherRecipient, otherOperation)) {
+                pay.amount(), pay.requestedAt(), pay.sessionVersion(), Optional.empty());
+        LedgerInstruction.Pay otherSession = new LedgerInstruction.Pay(pay.operationId(), pay.wallet(), pay.recipient(),
+                pay.amount(), pay.requestedAt(), pay.sessionVersion() + 1, Optional.empty());
+        for (LedgerInstruction.Pay other : List.of(otherAmount, otherRecipient, otherOperation, otherSession)) {
             assertThat(ledger.coSignMessage(other)).as("message of %s", other).isNotEqualTo(ledger.coSignMessage(pay));
         }
     }
@@ -532,18 +575,18 @@ public abstract class LedgerContract {
         LedgerAddress sender = wallet(org, policy, "100");
         LedgerAddress receiver = wallet(org, policy, "0");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
+        track(new LedgerAccount.Vault(escrow, sender));
 
         confirmed(lock(escrow, sender, receiver.base58(), "30", Duration.ofHours(1), Optional.of(PROOF)));
         assertThat(balanceOf(sender)).isEqualTo(usdc("70"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(escrow))).isEqualTo(usdc("30"));
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(usdc("30"));
 
-        refused(release(escrow, receiver.base58(), "30", OTHER_PROOF), "proof_mismatch");
-        confirmed(release(escrow, receiver.base58(), "30", PROOF));
+        refused(release(escrow, sender, receiver.base58(), "30", OTHER_PROOF), "proof_mismatch");
+        confirmed(release(escrow, sender, receiver.base58(), "30", PROOF));
 
         assertThat(balanceOf(receiver)).isEqualTo(usdc("30"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(escrow))).isEqualTo(Usdc.ZERO);
-        refused(release(escrow, receiver.base58(), "30", PROOF), "escrow_not_open");
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(Usdc.ZERO);
+        refused(release(escrow, sender, receiver.base58(), "30", PROOF), "escrow_not_open");
         refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("30"), false), "escrow_not_open");
     }
 
@@ -553,10 +596,10 @@ public abstract class LedgerContract {
         LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
         String receiver = payee("contractor");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
+        track(new LedgerAccount.Vault(escrow, sender));
 
         confirmed(lock(escrow, sender, receiver, "25", Duration.ofMinutes(5), Optional.empty()));
-        confirmed(release(escrow, receiver, "25", OTHER_PROOF));
+        confirmed(release(escrow, sender, receiver, "25", OTHER_PROOF));
 
         assertThat(received(receiver)).isEqualTo(usdc("25"));
         assertThat(balanceOf(sender)).isEqualTo(usdc("75"));
@@ -568,7 +611,7 @@ public abstract class LedgerContract {
         LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
         String receiver = payee("contractor");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
+        track(new LedgerAccount.Vault(escrow, sender));
         confirmed(lock(escrow, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
 
         refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("40"), false), "escrow_not_due");
@@ -579,7 +622,7 @@ public abstract class LedgerContract {
         confirmed(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("40"), false));
 
         assertThat(balanceOf(sender)).isEqualTo(usdc("100"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(escrow))).isEqualTo(Usdc.ZERO);
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(Usdc.ZERO);
         assertThat(received(receiver)).isEqualTo(Usdc.ZERO);
     }
 
@@ -590,25 +633,25 @@ public abstract class LedgerContract {
         String receiver = payee("contractor");
         EscrowId refundedByResolution = ids.escrow();
         EscrowId releasedByResolution = ids.escrow();
-        track(new LedgerAccount.Vault(refundedByResolution));
-        track(new LedgerAccount.Vault(releasedByResolution));
+        track(new LedgerAccount.Vault(refundedByResolution, sender));
+        track(new LedgerAccount.Vault(releasedByResolution, sender));
         confirmed(lock(refundedByResolution, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
         confirmed(lock(releasedByResolution, sender, receiver, "15", Duration.ofHours(1), Optional.of(PROOF)));
 
-        confirmed(new LedgerInstruction.EscrowDispute(op(), refundedByResolution));
-        confirmed(new LedgerInstruction.EscrowDispute(op(), releasedByResolution));
+        confirmed(new LedgerInstruction.EscrowDispute(op(), refundedByResolution, sender));
+        confirmed(new LedgerInstruction.EscrowDispute(op(), releasedByResolution, sender));
         clock.advance(Duration.ofHours(2));
         refused(new LedgerInstruction.EscrowRefund(op(), refundedByResolution, sender, usdc("40"), false),
                 "escrow_disputed");
 
         confirmed(new LedgerInstruction.EscrowRefund(op(), refundedByResolution, sender, usdc("40"), true));
-        confirmed(new LedgerInstruction.EscrowRelease(op(), releasedByResolution, receiver, usdc("15"),
+        confirmed(new LedgerInstruction.EscrowRelease(op(), releasedByResolution, sender, receiver, usdc("15"),
                 Optional.empty()));
 
         assertThat(balanceOf(sender)).isEqualTo(usdc("85"));
         assertThat(received(receiver)).isEqualTo(usdc("15"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(refundedByResolution))).isEqualTo(Usdc.ZERO);
-        assertThat(ledger.balance(new LedgerAccount.Vault(releasedByResolution))).isEqualTo(Usdc.ZERO);
+        assertThat(ledger.balance(new LedgerAccount.Vault(refundedByResolution, sender))).isEqualTo(Usdc.ZERO);
+        assertThat(ledger.balance(new LedgerAccount.Vault(releasedByResolution, sender))).isEqualTo(Usdc.ZERO);
     }
 
     @Test
@@ -617,8 +660,8 @@ public abstract class LedgerContract {
         String receiver = payee("contractor");
         EscrowId atThreshold = ids.escrow();
         EscrowId below = ids.escrow();
-        track(new LedgerAccount.Vault(atThreshold));
-        track(new LedgerAccount.Vault(below));
+        track(new LedgerAccount.Vault(atThreshold, sender));
+        track(new LedgerAccount.Vault(below, sender));
 
         refused(lock(atThreshold, sender, receiver, "100", Duration.ofHours(1), Optional.empty()), "require_co_sign");
         confirmed(lock(below, sender, receiver, "99.999999", Duration.ofHours(1), Optional.empty()));
@@ -629,12 +672,12 @@ public abstract class LedgerContract {
         LedgerAddress sender = walletUnder(rules().maxPerDay("100").build(), "500");
         String receiver = payee("contractor");
         EscrowId escrow = ids.escrow();
-        track(new LedgerAccount.Vault(escrow));
+        track(new LedgerAccount.Vault(escrow, sender));
 
         confirmed(lock(escrow, sender, receiver, "80", Duration.ofHours(1), Optional.empty()));
         refused(payment(sender, receiver, "30"), "max_per_day");
 
-        confirmed(new LedgerInstruction.EscrowDispute(op(), escrow));
+        confirmed(new LedgerInstruction.EscrowDispute(op(), escrow, sender));
         confirmed(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("80"), true));
         confirmed(payment(sender, receiver, "30"));
     }
@@ -703,6 +746,7 @@ public abstract class LedgerContract {
         LedgerAddress address = ledger.walletAddress(org, agent);
         track(address);
         confirmed(new LedgerInstruction.OpenWallet("open:" + address, address, org, agent, policy));
+        confirmed(session(address, SESSION, clock.instant().plus(Duration.ofDays(365))));
         if (!usdc(funding).isZero()) {
             confirmed(new LedgerInstruction.Fund(op(), org, address, usdc(funding)));
         }
@@ -715,25 +759,39 @@ public abstract class LedgerContract {
         return wallet(org, policy(org, policyRules), funding);
     }
 
-    /** An address outside the program, whose received money the test watches. */
+    /**
+     * An address outside the program, whose received money the test watches; named after the id
+     * seed too, so that tests sharing one chain each watch their own payees.
+     */
     protected String payee(String name) {
-        String address = Addresses.external(name);
+        String address = Addresses.external(name + "@" + idSeed());
         track(new LedgerAddress(address));
         return address;
     }
 
+    /** Puts the key of session {@code version} of the wallet on chain until {@code expiresAt}. */
+    protected LedgerInstruction.SetSessionKey session(LedgerAddress wallet, long version, Instant expiresAt) {
+        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt);
+    }
+
     protected LedgerInstruction.Pay payment(LedgerAddress wallet, String to, String amount) {
-        return new LedgerInstruction.Pay(op(), wallet, to, usdc(amount), clock.instant(), Optional.empty());
+        return paymentUnder(wallet, to, amount, SESSION);
+    }
+
+    /** A payment signed by the key of the wallet's session {@code sessionVersion}. */
+    protected LedgerInstruction.Pay paymentUnder(LedgerAddress wallet, String to, String amount, long sessionVersion) {
+        return new LedgerInstruction.Pay(op(), wallet, to, usdc(amount), clock.instant(), sessionVersion, Optional.empty());
     }
 
     protected LedgerInstruction.EscrowLock lock(EscrowId escrow, LedgerAddress wallet, String receiver, String amount,
                                                 Duration timeout, Optional<String> expectedProof) {
         return new LedgerInstruction.EscrowLock(op(), escrow, wallet, receiver, usdc(amount),
-                clock.instant().plus(timeout), expectedProof);
+                clock.instant().plus(timeout), expectedProof, SESSION);
     }
 
-    protected LedgerInstruction.EscrowRelease release(EscrowId escrow, String receiver, String amount, String proof) {
-        return new LedgerInstruction.EscrowRelease(op(), escrow, receiver, usdc(amount), Optional.of(proof));
+    protected LedgerInstruction.EscrowRelease release(EscrowId escrow, LedgerAddress sender, String receiver,
+                                                      String amount, String proof) {
+        return new LedgerInstruction.EscrowRelease(op(), escrow, sender, receiver, usdc(amount), Optional.of(proof));
     }
 
     /** What an operator signs: the base64 of the ledger's co-sign message, as the service hands it out. */
