@@ -1,18 +1,22 @@
 // Test harness: a LiteSVM with the built program, real SPL Token and a 6-decimal mint, and
 // instructions of the agent-wallet program built by hand (byte layouts of docs/PROGRAM.md).
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
-import { getAddressDecoder, getAddressEncoder, getProgramDerivedAddress } from '@solana/kit';
+import { getProgramDerivedAddress } from '@solana/kit';
+import {
+  Bytes, Keypair, SYSTEM_PROGRAM, TOKEN_PROGRAM, ata, bytesOf, createAtaIdempotent, mintTo, signedTransaction, sw, w,
+} from '../localnet/solana.mjs';
+
+export {
+  ATA_PROGRAM, Bytes, Keypair, SYSTEM_PROGRAM, TOKEN_PROGRAM, addressOf, ata, bytesOf, meta, r, s, sw, w,
+} from '../localnet/solana.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 export const PROGRAM_SO = join(root, 'target', 'agent_wallet.so');
 export const PROGRAM_ID = 'AgentWa11etProgram1111111111111111111111111';
-export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
-export const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
-export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const GENESIS = 1767225600n; // 2026-01-01T00:00:00Z
 export const USDC = 1_000_000n;
 
@@ -31,34 +35,10 @@ export const IX = {
   ESCROW_REFUND: 13,
 };
 
-const addressEncoder = getAddressEncoder();
-const addressDecoder = getAddressDecoder();
-export const bytesOf = (address) => Uint8Array.from(addressEncoder.encode(address));
-export const addressOf = (bytes) => addressDecoder.decode(bytes);
 export const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest();
-
-export class Keypair {
-  constructor() {
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    this.privateKey = privateKey;
-    this.publicKey = Buffer.from(publicKey.export({ format: 'jwk' }).x, 'base64url');
-    this.address = addressOf(this.publicKey);
-  }
-
-  sign(message) {
-    return sign(null, message, this.privateKey);
-  }
-}
 
 export async function pda(seeds) {
   const [address, bump] = await getProgramDerivedAddress({ programAddress: PROGRAM_ID, seeds });
-  return { address, bump };
-}
-
-export async function ata(owner, mint) {
-  const [address, bump] = await getProgramDerivedAddress({
-    programAddress: ATA_PROGRAM, seeds: [bytesOf(owner), bytesOf(TOKEN_PROGRAM), bytesOf(mint)],
-  });
   return { address, bump };
 }
 
@@ -66,69 +46,6 @@ export const treasuryPda = (orgId) => pda(['treasury', sha256(orgId)]);
 export const walletPda = (orgId, agentId) => pda(['agent-wallet', sha256(orgId), sha256(agentId)]);
 export const policyPda = (orgId, policyId) => pda(['policy', sha256(orgId), sha256(policyId)]);
 export const escrowPda = (wallet, escrowId) => pda(['escrow', bytesOf(wallet), sha256(escrowId)]);
-
-// ------------------------------------------------------------------ bytes
-
-export class Bytes {
-  constructor() {
-    this.parts = [];
-  }
-  u8(v) { this.parts.push(Buffer.from([Number(v)])); return this; }
-  u32(v) { const b = Buffer.alloc(4); b.writeUInt32LE(Number(v)); this.parts.push(b); return this; }
-  u64(v) { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt.asUintN(64, BigInt(v))); this.parts.push(b); return this; }
-  key(address) { this.parts.push(Buffer.from(bytesOf(address))); return this; }
-  raw(bytes) { this.parts.push(Buffer.from(bytes)); return this; }
-  done() { return Buffer.concat(this.parts); }
-}
-
-const shortVec = (n) => {
-  const out = [];
-  let v = n;
-  for (;;) {
-    let byte = v & 0x7f;
-    v >>= 7;
-    if (v === 0) { out.push(byte); return Buffer.from(out); }
-    out.push(byte | 0x80);
-  }
-};
-
-/** meta(address, {signer, writable}) */
-export const meta = (address, signer = false, writable = false) => ({ address, signer, writable });
-export const w = (address) => meta(address, false, true);
-export const r = (address) => meta(address, false, false);
-export const s = (address) => meta(address, true, false);
-export const sw = (address) => meta(address, true, true);
-
-/** A legacy transaction message, built and signed by hand. */
-function compile(instructions, feePayer, blockhash) {
-  const keys = new Map();
-  const touch = (address, signer, writable) => {
-    const k = keys.get(address) ?? { address, signer: false, writable: false };
-    k.signer ||= signer;
-    k.writable ||= writable;
-    keys.set(address, k);
-  };
-  touch(feePayer, true, true);
-  for (const ix of instructions) {
-    for (const m of ix.accounts) touch(m.address, m.signer, m.writable);
-    touch(ix.programId, false, false);
-  }
-  const all = [...keys.values()];
-  const rank = (k) => (k.signer ? (k.writable ? 0 : 1) : k.writable ? 2 : 3);
-  const ordered = [all[0], ...all.slice(1).sort((a, b) => rank(a) - rank(b))];
-  const index = new Map(ordered.map((k, i) => [k.address, i]));
-  const signers = ordered.filter((k) => k.signer);
-  const header = Buffer.from([
-    signers.length, signers.filter((k) => !k.writable).length, ordered.filter((k) => !k.signer && !k.writable).length,
-  ]);
-  const parts = [header, shortVec(ordered.length), ...ordered.map((k) => Buffer.from(bytesOf(k.address))),
-    Buffer.from(bytesOf(blockhash)), shortVec(instructions.length)];
-  for (const ix of instructions) {
-    parts.push(Buffer.from([index.get(ix.programId)]), shortVec(ix.accounts.length),
-      Buffer.from(ix.accounts.map((m) => index.get(m.address))), shortVec(ix.data.length), Buffer.from(ix.data));
-  }
-  return { message: Buffer.concat(parts), signers: signers.map((k) => k.address) };
-}
 
 // ------------------------------------------------------------------ the world
 
@@ -160,16 +77,8 @@ export class World {
   /** Sends a transaction; the fee payer signs, and so does every keypair given. */
   send(instructions, keypairs = []) {
     this.svm.expireBlockhash();
-    const { message, signers } = compile(instructions, this.payer.address, this.svm.latestBlockhash());
-    const byAddress = new Map([[this.payer.address, this.payer], ...keypairs.map((k) => [k.address, k])]);
-    const signatures = {};
-    for (const address of signers) {
-      const keypair = byAddress.get(address);
-      if (!keypair) throw new Error(`no keypair for signer ${address}`);
-      signatures[address] = keypair.sign(message);
-    }
-    const result = this.svm.sendTransaction({ messageBytes: message, signatures });
-    return new Outcome(result);
+    const transaction = signedTransaction(instructions, this.payer, this.svm.latestBlockhash(), keypairs);
+    return new Outcome(this.svm.sendTransaction(transaction));
   }
 
   /** Sends one instruction of the program and records its compute units under `name`. */
@@ -213,19 +122,12 @@ export class World {
 
   async createAta(owner, mint) {
     const { address } = await ata(owner, mint);
-    this.send([{
-      programId: ATA_PROGRAM,
-      accounts: [sw(this.payer.address), w(address), r(owner), r(mint), r(SYSTEM_PROGRAM), r(TOKEN_PROGRAM)],
-      data: Buffer.from([1]),
-    }]).expectOk();
+    this.send([createAtaIdempotent(this.payer.address, address, owner, mint)]).expectOk();
     return address;
   }
 
   mintTo(mint, authority, destination, amount) {
-    this.send([{
-      programId: TOKEN_PROGRAM, accounts: [w(mint), w(destination), s(authority.address)],
-      data: new Bytes().u8(7).u64(amount).done(),
-    }], [authority]).expectOk();
+    this.send([mintTo(mint, destination, authority.address, amount)], [authority]).expectOk();
   }
 }
 

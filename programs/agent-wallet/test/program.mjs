@@ -6,6 +6,12 @@ import {
 
 export const ix = (accounts, data) => ({ programId: PROGRAM_ID, accounts, data });
 
+/** InitTreasury of `orgId`: the treasury PDA at `bump`, its associated token account `token` of `mint`. */
+export const initTreasury = ({ authority, treasury, token, mint, bump, tokenBump, orgId }) => ix(
+  [sw(authority), w(treasury), r(token), r(mint), r(SYSTEM_PROGRAM)],
+  new Bytes().u8(IX.INIT_TREASURY).u8(bump).u8(tokenBump).raw(sha256(orgId)).done(),
+);
+
 export const FLAG = { MAX_PER_TX: 1, MAX_PER_DAY: 2, MAX_PER_MONTH: 4, VELOCITY_CAP: 8, EXPIRY: 16, CO_SIGN: 32 };
 
 /** Instruction data of WritePolicy for a rules object; `n` entries travel with it (default: all). */
@@ -55,11 +61,11 @@ export class Org {
   }
 
   initTreasury(overrides = {}) {
-    return ix([
-      sw(this.authority.address), w(overrides.treasury ?? this.treasury.address),
-      r(overrides.token ?? this.treasuryToken), r(overrides.mint ?? this.mint), r(SYSTEM_PROGRAM),
-    ], new Bytes().u8(IX.INIT_TREASURY).u8(overrides.bump ?? this.treasury.bump).u8(this.treasuryTokenBump)
-      .raw(sha256(this.orgId)).done());
+    return initTreasury({
+      authority: this.authority.address, treasury: overrides.treasury ?? this.treasury.address,
+      token: overrides.token ?? this.treasuryToken, mint: overrides.mint ?? this.mint,
+      bump: overrides.bump ?? this.treasury.bump, tokenBump: this.treasuryTokenBump, orgId: this.orgId,
+    });
   }
 
   deposit(amount) {

@@ -1,5 +1,7 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.adapters.solana.Localnet;
+import com.agentwallet.adapters.solana.SolanaLedgerFactory;
 import com.agentwallet.bootstrap.AgentWalletApplication;
 import com.agentwallet.bootstrap.CoreModule;
 import com.agentwallet.bootstrap.ServiceConfiguration;
@@ -62,13 +64,46 @@ public final class ApiServer {
         this.client = new ApiClient(httpsBase(), httpBase(), tls);
     }
 
-    /** The server the test classes share; started on first use, stopped when the JVM exits. */
+    /**
+     * The server the test classes share; started on first use, stopped when the JVM exits. Its ledger
+     * is the simulator, or, with {@code -Dagentwallet.test.ledger=solana}, the Solana adapter sending
+     * real transactions to the wallet program on a localnet of its own.
+     */
     public static synchronized ApiServer shared() {
         if (shared == null) {
-            shared = start();
+            shared = start(ledgerOverrides(System.getProperty("agentwallet.test.ledger", "sim")));
             Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
         }
         return shared;
+    }
+
+    private static ConfigOverride[] ledgerOverrides(String ledger) {
+        if (ledger.equals("sim")) {
+            return new ConfigOverride[0];
+        }
+        if (!ledger.equals(SolanaLedgerFactory.NAME)) {
+            throw new IllegalArgumentException("agentwallet.test.ledger is sim or solana, not " + ledger);
+        }
+        Localnet localnet = Localnet.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                localnet.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        try {
+            Path keypair = Files.createTempFile("localnet-fee-payer", ".json");
+            Files.writeString(keypair, localnet.feePayerKeypairJson());
+            List<ConfigOverride> overrides = new ArrayList<>();
+            overrides.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
+            overrides.add(ConfigOverride.config("ledger.settings.fee_payer_keypair", keypair.toString()));
+            localnet.ledgerSettings().forEach((key, value) -> overrides.add(ConfigOverride.config("ledger.settings." + key,
+                    value)));
+            return overrides.toArray(ConfigOverride[]::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */

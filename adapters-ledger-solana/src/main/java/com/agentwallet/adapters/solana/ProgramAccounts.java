@@ -1,0 +1,43 @@
+package com.agentwallet.adapters.solana;
+
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.ledger.LedgerAddress;
+import org.p2p.solanaj.core.PublicKey;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/** Where the adapter reads the wallet program's accounts (docs/PROGRAM.md, layout version 1). */
+final class ProgramAccounts {
+    static final int WALLET_ORG_HASH = 8;
+    static final int WALLET_TREASURY = 72;
+    static final int WALLET_POLICY = 104;
+    private static final int KIND_POLICY = 3;
+    private static final int POLICY_FLAGS = 80;
+    private static final int POLICY_CO_SIGNER = 128;
+    private static final int FLAG_CO_SIGN = 32;
+
+    private ProgramAccounts() {
+    }
+
+    static boolean isPolicy(byte[] data) {
+        return data.length > POLICY_CO_SIGNER + 32 && data[0] == KIND_POLICY;
+    }
+
+    /** The policy's co-signer, when it asks for one. */
+    static Optional<PublicKey> coSigner(byte[] policy) {
+        return (Bytes.u32At(policy, POLICY_FLAGS) & FLAG_CO_SIGN) != 0
+                ? Optional.of(new PublicKey(Bytes.slice(policy, POLICY_CO_SIGNER, 32)))
+                : Optional.empty();
+    }
+
+    /**
+     * A recipient as the program stores it: the 32 bytes of a Solana address; any other text, which
+     * no payment on Solana can be sent to, as its SHA-256, so that it is kept yet matches nothing payable.
+     */
+    static byte[] recipientKey(String recipient) {
+        return LedgerAddress.isValid(recipient)
+                ? new LedgerAddress(recipient).bytes()
+                : Hashing.sha256(recipient.getBytes(StandardCharsets.UTF_8));
+    }
+}

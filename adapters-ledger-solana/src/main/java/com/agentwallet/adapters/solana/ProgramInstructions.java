@@ -1,0 +1,168 @@
+package com.agentwallet.adapters.solana;
+
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.wallet.WalletStatus;
+import org.p2p.solanaj.core.AccountMeta;
+import org.p2p.solanaj.core.PublicKey;
+import org.p2p.solanaj.core.TransactionInstruction;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static com.agentwallet.adapters.solana.Addresses.SYSTEM_PROGRAM;
+import static com.agentwallet.adapters.solana.Addresses.TOKEN_PROGRAM;
+import static com.agentwallet.adapters.solana.Instructions.readonly;
+import static com.agentwallet.adapters.solana.Instructions.signer;
+import static com.agentwallet.adapters.solana.Instructions.signerWritable;
+import static com.agentwallet.adapters.solana.Instructions.writable;
+
+/** The wallet program's instructions, byte for byte as docs/PROGRAM.md lays them out. */
+final class ProgramInstructions {
+    private static final int FLAG_MAX_PER_TX = 1;
+    private static final int FLAG_MAX_PER_DAY = 2;
+    private static final int FLAG_MAX_PER_MONTH = 4;
+    private static final int FLAG_VELOCITY_CAP = 8;
+    private static final int FLAG_EXPIRY = 16;
+    private static final int FLAG_CO_SIGN = 32;
+    static final int RESOLVE_RELEASE = 0;
+    static final int RESOLVE_REFUND = 1;
+
+    private final PublicKey program;
+    private final PublicKey mint;
+
+    ProgramInstructions(PublicKey program, PublicKey mint) {
+        this.program = program;
+        this.mint = mint;
+    }
+
+    TransactionInstruction initTreasury(PublicKey authority, PublicKey treasury, int bump, PublicKey token,
+                                        int tokenBump, byte[] orgHash) {
+        return ix(List.of(signerWritable(authority), writable(treasury), readonly(token), readonly(mint),
+                readonly(SYSTEM_PROGRAM)), new Bytes().u8(Instructions.INIT_TREASURY).u8(bump).u8(tokenBump).raw(orgHash));
+    }
+
+    TransactionInstruction createWallet(PublicKey authority, PublicKey treasury, PublicKey wallet, int bump,
+                                        PublicKey token, int tokenBump, PublicKey policy, byte[] agentHash) {
+        return ix(List.of(signerWritable(authority), readonly(treasury), writable(wallet), readonly(token),
+                        readonly(policy), readonly(mint), readonly(SYSTEM_PROGRAM)),
+                new Bytes().u8(Instructions.CREATE_WALLET).u8(bump).u8(tokenBump).raw(agentHash));
+    }
+
+    TransactionInstruction setSessionKey(PublicKey authority, PublicKey treasury, PublicKey wallet, PublicKey session,
+                                         Instant expiresAt) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(wallet)),
+                new Bytes().u8(Instructions.SET_SESSION_KEY).raw(session.toByteArray()).u64(expiresAt.getEpochSecond()));
+    }
+
+    /** Writes the policy with its first {@code first} entries; the rest follow with {@link #writePolicyEntries}. */
+    TransactionInstruction writePolicy(PublicKey authority, PublicKey treasury, PublicKey policy, int bump,
+                                       byte[] policyHash, long version, PolicyRules rules, int allowedCount,
+                                       int blockedCount, List<byte[]> first) {
+        int flags = flag(rules.maxPerTx(), FLAG_MAX_PER_TX) | flag(rules.maxPerDay(), FLAG_MAX_PER_DAY)
+                | flag(rules.maxPerMonth(), FLAG_MAX_PER_MONTH) | flag(rules.velocityCap(), FLAG_VELOCITY_CAP)
+                | flag(rules.expiry(), FLAG_EXPIRY) | flag(rules.requireCoSign(), FLAG_CO_SIGN);
+        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY).u8(bump).raw(policyHash).u64(version).u32(flags)
+                .u32(rules.velocityCap().orElse(0)).u64(micros(rules.maxPerTx())).u64(micros(rules.maxPerDay()))
+                .u64(micros(rules.maxPerMonth()))
+                .u64(rules.expiry().map(Instant::getEpochSecond).orElse(0L))
+                .u64(micros(rules.requireCoSign()))
+                .raw(rules.coSigner().map(key -> new PublicKey(key).toByteArray()).orElse(new byte[32]))
+                .u8(allowedCount).u8(blockedCount).u8(first.size()).u8(0);
+        first.forEach(data::raw);
+        return ix(List.of(signerWritable(authority), readonly(treasury), writable(policy), readonly(SYSTEM_PROGRAM)),
+                data);
+    }
+
+    TransactionInstruction writePolicyEntries(PublicKey authority, PublicKey treasury, PublicKey policy, long version,
+                                              int start, List<byte[]> entries) {
+        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY_ENTRIES).u64(version).u8(start).u8(entries.size());
+        entries.forEach(data::raw);
+        return ix(List.of(signer(authority), readonly(treasury), writable(policy)), data);
+    }
+
+    TransactionInstruction updateWallet(PublicKey authority, PublicKey treasury, PublicKey wallet, PublicKey policy,
+                                        WalletStatus status) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(wallet), readonly(policy)),
+                new Bytes().u8(Instructions.UPDATE_WALLET).u8(statusCode(status)));
+    }
+
+    /** The wallet account's status byte: 0 active, 1 frozen, 2 archived. */
+    static int statusCode(WalletStatus status) {
+        switch (status) {
+            case ACTIVE:
+                return 0;
+            case FROZEN:
+                return 1;
+            case ARCHIVED:
+                return 2;
+            default:
+                throw new IllegalArgumentException("no status byte for " + status);
+        }
+    }
+
+    /** Treasury to wallet ({@link Instructions#FUND}) or back ({@link Instructions#WITHDRAW}). */
+    TransactionInstruction move(int tag, PublicKey authority, PublicKey treasury, PublicKey treasuryToken,
+                                PublicKey wallet, PublicKey walletToken, Usdc amount) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(treasuryToken), readonly(wallet),
+                writable(walletToken), readonly(mint), readonly(TOKEN_PROGRAM)), new Bytes().u8(tag).u64(amount.micros()));
+    }
+
+    TransactionInstruction pay(PublicKey session, PublicKey wallet, PublicKey walletToken, PublicKey policy,
+                               PublicKey recipientToken, Usdc amount, Optional<PublicKey> coSigner) {
+        List<AccountMeta> accounts = new ArrayList<>(List.of(signer(session), writable(wallet), writable(walletToken),
+                readonly(policy), writable(recipientToken), readonly(mint), readonly(TOKEN_PROGRAM)));
+        coSigner.ifPresent(key -> accounts.add(signer(key)));
+        return ix(accounts, new Bytes().u8(Instructions.PAY).u64(amount.micros()));
+    }
+
+    TransactionInstruction escrowLock(PublicKey session, PublicKey payer, PublicKey wallet, PublicKey walletToken,
+                                      PublicKey policy, PublicKey escrow, int bump, PublicKey vault, int vaultBump,
+                                      byte[] escrowHash, PublicKey receiver, Usdc amount, long deadline,
+                                      Optional<byte[]> expectedProof) {
+        return ix(List.of(signer(session), signerWritable(payer), writable(wallet), writable(walletToken),
+                        readonly(policy), writable(escrow), writable(vault), readonly(mint), readonly(TOKEN_PROGRAM),
+                        readonly(SYSTEM_PROGRAM)),
+                new Bytes().u8(Instructions.ESCROW_LOCK).u8(bump).u8(vaultBump).raw(escrowHash)
+                        .raw(receiver.toByteArray()).u64(amount.micros()).u64(deadline)
+                        .u8(expectedProof.isPresent() ? 1 : 0).raw(expectedProof.orElse(new byte[32])));
+    }
+
+    TransactionInstruction escrowRelease(PublicKey authority, PublicKey treasury, PublicKey escrow, PublicKey vault,
+                                         PublicKey receiverToken, byte[] proof) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(escrow), writable(vault),
+                        writable(receiverToken), readonly(mint), readonly(TOKEN_PROGRAM)),
+                new Bytes().u8(Instructions.ESCROW_RELEASE).raw(proof));
+    }
+
+    TransactionInstruction escrowDispute(PublicKey authority, PublicKey treasury, PublicKey escrow) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(escrow)),
+                new Bytes().u8(Instructions.ESCROW_DISPUTE));
+    }
+
+    TransactionInstruction escrowResolve(PublicKey authority, PublicKey treasury, PublicKey escrow, PublicKey vault,
+                                         PublicKey destinationToken, PublicKey wallet, int outcome) {
+        return ix(List.of(signer(authority), readonly(treasury), writable(escrow), writable(vault),
+                        writable(destinationToken), writable(wallet), readonly(mint), readonly(TOKEN_PROGRAM)),
+                new Bytes().u8(Instructions.ESCROW_RESOLVE).u8(outcome));
+    }
+
+    TransactionInstruction escrowRefund(PublicKey escrow, PublicKey vault, PublicKey wallet, PublicKey walletToken) {
+        return ix(List.of(writable(escrow), writable(vault), writable(wallet), writable(walletToken), readonly(mint),
+                readonly(TOKEN_PROGRAM)), new Bytes().u8(Instructions.ESCROW_REFUND));
+    }
+
+    private TransactionInstruction ix(List<AccountMeta> accounts, Bytes data) {
+        return Instructions.program(program, accounts, data.done());
+    }
+
+    private static int flag(Optional<?> value, int flag) {
+        return value.isPresent() ? flag : 0;
+    }
+
+    private static long micros(Optional<Usdc> amount) {
+        return amount.map(Usdc::micros).orElse(0L);
+    }
+}
