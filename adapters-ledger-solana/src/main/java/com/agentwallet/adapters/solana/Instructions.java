@@ -6,11 +6,11 @@ import org.p2p.solanaj.core.TransactionInstruction;
 
 import java.util.List;
 
-import static com.agentwallet.adapters.solana.Addresses.ASSOCIATED_TOKEN_PROGRAM;
-import static com.agentwallet.adapters.solana.Addresses.RECENT_BLOCKHASHES_SYSVAR;
-import static com.agentwallet.adapters.solana.Addresses.RENT_SYSVAR;
-import static com.agentwallet.adapters.solana.Addresses.SYSTEM_PROGRAM;
-import static com.agentwallet.adapters.solana.Addresses.TOKEN_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.ASSOCIATED_TOKEN_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.RECENT_BLOCKHASHES_SYSVAR;
+import static com.agentwallet.adapters.solana.SolanaAddresses.RENT_SYSVAR;
+import static com.agentwallet.adapters.solana.SolanaAddresses.SYSTEM_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.TOKEN_PROGRAM;
 
 /**
  * The instructions the adapter sends: the System program's (accounts with a seed, durable nonces),

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static com.agentwallet.adapters.solana.Addresses.SYSTEM_PROGRAM;
-import static com.agentwallet.adapters.solana.Addresses.TOKEN_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.SYSTEM_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.TOKEN_PROGRAM;
 import static com.agentwallet.adapters.solana.Instructions.readonly;
 import static com.agentwallet.adapters.solana.Instructions.signer;
 import static com.agentwallet.adapters.solana.Instructions.signerWritable;

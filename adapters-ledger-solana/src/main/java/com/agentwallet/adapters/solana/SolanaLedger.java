@@ -30,9 +30,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import static com.agentwallet.adapters.solana.Addresses.address;
-import static com.agentwallet.adapters.solana.Addresses.hash;
-import static com.agentwallet.adapters.solana.Addresses.key;
+import static com.agentwallet.adapters.solana.SolanaAddresses.address;
+import static com.agentwallet.adapters.solana.SolanaAddresses.hash;
+import static com.agentwallet.adapters.solana.SolanaAddresses.key;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -66,7 +66,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     private final SolanaRpc rpc;
     private final Commitment commitment;
     private final LedgerAddress programId;
-    private final Addresses addresses;
+    private final SolanaAddresses addresses;
     private final ProgramInstructions program;
     private final Keys keys;
     private final Submissions journal;
@@ -80,7 +80,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         this.rpc = requireNonNull(rpc, "rpc is null");
         this.commitment = requireNonNull(commitment, "commitment is null");
         this.programId = requireNonNull(programId, "programId is null");
-        this.addresses = new Addresses(programId, mint);
+        this.addresses = new SolanaAddresses(programId, mint);
         this.program = new ProgramInstructions(addresses.program(), mint);
         this.keys = requireNonNull(keys, "keys is null");
         this.journal = requireNonNull(journal, "journal is null");
@@ -347,7 +347,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                 if (error.isPresent()) {
                     return error.get().rejected("the wallet program refused transaction " + attempt.signature());
                 }
-            } else if (failed.equals(Addresses.TOKEN_PROGRAM.toBase58()) && code.intValue() == TOKEN_INSUFFICIENT_FUNDS) {
+            } else if (failed.equals(SolanaAddresses.TOKEN_PROGRAM.toBase58()) && code.intValue() == TOKEN_INSUFFICIENT_FUNDS) {
                 return ProgramError.INSUFFICIENT_FUNDS.rejected("the source token account holds less; transaction "
                         + attempt.signature());
             }
@@ -528,7 +528,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     /** The operation's durable nonce, opening its nonce account (once) if it has none yet. */
     private Nonce nonceFor(String operationId) throws RpcException {
         String seed = HexFormat.of().formatHex(hash(operationId)).substring(0, 32);
-        PublicKey account = PublicKey.createWithSeed(keys.feePayer(), seed, Addresses.SYSTEM_PROGRAM);
+        PublicKey account = PublicKey.createWithSeed(keys.feePayer(), seed, SolanaAddresses.SYSTEM_PROGRAM);
         Optional<byte[]> value = nonceValue(account);
         if (value.isPresent()) {
             return new Nonce(account, value.get());

@@ -12,7 +12,7 @@ import java.util.List;
  * The addresses of the wallet program's accounts (docs/PROGRAM.md) and of associated token
  * accounts, derived exactly as the program and every SDK derive them.
  */
-final class Addresses {
+final class SolanaAddresses {
     static final PublicKey SYSTEM_PROGRAM = new PublicKey("11111111111111111111111111111111");
     static final PublicKey TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
     static final PublicKey ASSOCIATED_TOKEN_PROGRAM = new PublicKey("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
@@ -22,7 +22,7 @@ final class Addresses {
     private final LedgerAddress programId;
     private final PublicKey mint;
 
-    Addresses(LedgerAddress programId, PublicKey mint) {
+    SolanaAddresses(LedgerAddress programId, PublicKey mint) {
         this.programId = programId;
         this.mint = mint;
     }

@@ -1,0 +1,242 @@
+package com.agentwallet.adapters.solana;
+
+import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.ledger.LedgerAccount;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.port.LedgerContext;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.wallet.WalletStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.p2p.solanaj.core.Account;
+import org.p2p.solanaj.core.PublicKey;
+import org.p2p.solanaj.rpc.RpcClient;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the Solana adapter adds to the ledger contract: its journal keeps an operation from being
+ * sent twice across restarts, a transaction that can no longer land fails the operation without
+ * moving money, policies too large for one transaction are written in several, and the program
+ * itself refuses a co-signature by anyone but the policy's co-signer.
+ */
+class SolanaLedgerTest {
+    private static Localnet localnet;
+
+    @TempDir
+    Path data;
+    private final MutableClock clock = MutableClock.atTestEpoch();
+    /** Fresh ids and payees for each test: the localnet is shared by the class. */
+    private final RandomIdGenerator ids = new RandomIdGenerator(new Random());
+    private final String run = UUID.randomUUID().toString();
+    private LedgerPort ledger;
+
+    @BeforeAll
+    static void startLocalnet() {
+        localnet = Localnet.start();
+    }
+
+    @AfterAll
+    static void stopLocalnet() throws InterruptedException {
+        localnet.close();
+    }
+
+    @BeforeEach
+    void openLedger() {
+        ledger = newLedger();
+    }
+
+    @Test
+    void aResubmissionAfterARestartFindsTheFirstTransactionAndPaysOnce() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String merchant = payee("merchant");
+        LedgerInstruction.Pay pay = pay(wallet, merchant, "30");
+        LedgerOutcome first = ledger.submit(pay);
+        assertThat(first).isInstanceOf(LedgerOutcome.Confirmed.class);
+        closeLedger();
+
+        // The process died after sending, before it recorded the outcome: only the attempt is on disk.
+        Path journal = data.resolve("ledger-solana/submissions.jsonl");
+        List<String> lines = Files.readAllLines(journal, StandardCharsets.UTF_8);
+        Files.write(journal, lines.stream().filter(line -> !(line.contains("\"" + pay.operationId() + "\"")
+                && line.contains("\"outcome\""))).toList(), StandardCharsets.UTF_8);
+
+        ledger = newLedger();
+        assertThat(ledger.submit(pay)).isEqualTo(first);
+        assertThat(ledger.submit(pay)).isEqualTo(first);
+        assertThat(received(merchant)).isEqualTo(Usdc.parse("30"));
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("70"));
+    }
+
+    @Test
+    void anOperationWhoseTransactionExpiredUnsentFailsWithoutMovingMoneyAndStaysFailed() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String merchant = payee("merchant");
+        LedgerInstruction.Pay pay = pay(wallet, merchant, "30");
+        closeLedger();
+        // The process journaled the signed transaction and died before sending it; its blockhash is long gone.
+        byte[] neverSent = new byte[64];
+        new Random().nextBytes(neverSent);
+        String signature = Base58.encode(neverSent);
+        Files.writeString(data.resolve("ledger-solana/submissions.jsonl"), "{\"op\":\"" + pay.operationId()
+                + "\",\"signature\":\"" + signature + "\",\"transaction\":\"AA==\",\"last_valid_block_height\":0,"
+                + "\"programs\":[]}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        localnet.call("localnet_advanceSlots", "[2]");
+
+        ledger = newLedger();
+        LedgerOutcome outcome = ledger.submit(pay);
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Rejected.class);
+        assertThat(((LedgerOutcome.Rejected) outcome).code()).isEqualTo("transaction_expired");
+        assertThat(ledger.submit(pay)).isEqualTo(outcome);
+        assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
+    }
+
+    @Test
+    void aPolicyTooLargeForOneTransactionIsWrittenInSeveralAndEnforcedWhole() {
+        List<String> allowed = IntStream.range(0, PolicyRules.MAX_ALLOWED_RECIPIENTS).mapToObj(i -> payee("allowed-" + i))
+                .toList();
+        Set<String> blocked = IntStream.range(0, 64).mapToObj(i -> payee("blocked-" + i)).collect(Collectors.toSet());
+        OrgId org = organisation();
+        PolicyId policy = ids.policy();
+        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, 1,
+                rules().allowedRecipients(allowed.toArray(String[]::new)).build(), blocked));
+        LedgerAddress wallet = wallet(org, policy, "100");
+
+        confirmed(pay(wallet, allowed.get(31), "1"));
+        refused(pay(wallet, payee("stranger"), "1"), "allowed_recipients");
+        assertThat(received(allowed.get(31))).isEqualTo(Usdc.parse("1"));
+
+        PolicyId open = ids.policy();
+        confirmed(new LedgerInstruction.WritePolicy("policy:open:" + run, org, open, 1, PolicyRules.NONE, blocked));
+        confirmed(new LedgerInstruction.UpdateWallet("move:" + run, wallet,
+                WalletStatus.ACTIVE, open));
+        for (String each : blocked) {
+            refused(pay(wallet, each, "1"), "blocked_category");
+        }
+        confirmed(pay(wallet, payee("stranger"), "1"));
+    }
+
+    @Test
+    void theProgramItselfRefusesAPaymentCoSignedByAnyoneButThePolicysCoSigner() throws Exception {
+        TestCoSigner operator = new TestCoSigner(77);
+        LedgerAddress wallet = fundedWallet(rules().coSignAtOrAbove("10", operator).build(), "100");
+        String merchant = payee("merchant");
+        Account stranger = new Account();
+        localnet.call("requestAirdrop", "[\"" + stranger.getPublicKeyBase58() + "\", 1000000000]");
+
+        // Built by hand, past the adapter's own check: the stranger signs where the co-signer should.
+        Keys keys = new Keys(localnet.feePayer());
+        SolanaAddresses addresses = new SolanaAddresses(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID),
+                new PublicKey(SolanaLedgerFactory.USDC_MINTS.get("localnet")));
+        ProgramInstructions program = new ProgramInstructions(addresses.program(), addresses.mint());
+        Account session = keys.session(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID), wallet, 0);
+        SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
+        PublicKey policy = new PublicKey(Arrays.copyOfRange(
+                rpc.accountData(SolanaAddresses.key(wallet)).orElseThrow(), ProgramAccounts.WALLET_POLICY,
+                ProgramAccounts.WALLET_POLICY + 32));
+        PublicKey merchantToken = SolanaAddresses.key(addresses.tokenAccount(new LedgerAddress(merchant)).address());
+        LegacyMessage message = LegacyMessage.compile(keys.feePayer(), List.of(
+                Instructions.createTokenAccountIdempotent(keys.feePayer(), merchantToken, new PublicKey(merchant),
+                        addresses.mint()),
+                program.pay(session.getPublicKey(), SolanaAddresses.key(wallet),
+                        SolanaAddresses.key(addresses.tokenAccount(wallet).address()), policy, merchantToken,
+                        Usdc.parse("20"), Optional.of(stranger.getPublicKey()))), rpc.latestBlockhash().hash());
+        byte[] bytes = message.bytes();
+        String signature = rpc.send(message.transaction(List.of(Keys.sign(localnet.feePayer(), bytes),
+                Keys.sign(session, bytes), Keys.sign(stranger, bytes))));
+
+        SolanaRpc.Status status = rpc.statuses(List.of(signature)).get(0).orElseThrow();
+        assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=10}]}");
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
+        assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private LedgerPort newLedger() {
+        return new ClockedLedger(new SolanaLedgerFactory(variable -> localnet.feePayerKeypairJson())
+                .create(new LedgerContext(clock, data, localnet.ledgerSettings())), clock, localnet);
+    }
+
+    private void closeLedger() throws Exception {
+        ((AutoCloseable) ledger).close();
+    }
+
+    private OrgId organisation() {
+        OrgId org = ids.org();
+        confirmed(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")));
+        return org;
+    }
+
+    private LedgerAddress fundedWallet(PolicyRules rules, String funding) {
+        OrgId org = organisation();
+        PolicyId policy = ids.policy();
+        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, 1, rules, Set.of()));
+        return wallet(org, policy, funding);
+    }
+
+    private LedgerAddress wallet(OrgId org, PolicyId policy, String funding) {
+        LedgerAddress wallet = ledger.walletAddress(org, "agent-" + run);
+        confirmed(new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-" + run, policy));
+        confirmed(new LedgerInstruction.SetSessionKey("session:" + wallet, wallet, 0,
+                clock.instant().plus(Duration.ofDays(1))));
+        confirmed(new LedgerInstruction.Fund("fund:" + wallet, org, wallet, Usdc.parse(funding)));
+        return wallet;
+    }
+
+    private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {
+        return new LedgerInstruction.Pay("pay:" + UUID.randomUUID(), wallet, to, Usdc.parse(amount), clock.instant(), 0,
+                Optional.empty());
+    }
+
+    private String payee(String name) {
+        return Addresses.external(name + "@" + run);
+    }
+
+    private void confirmed(LedgerInstruction instruction) {
+        assertThat(ledger.submit(instruction)).as("outcome of %s", instruction).isInstanceOf(LedgerOutcome.Confirmed.class);
+    }
+
+    private void refused(LedgerInstruction instruction, String code) {
+        LedgerOutcome outcome = ledger.submit(instruction);
+        assertThat(outcome).as("outcome of %s", instruction).isInstanceOf(LedgerOutcome.Rejected.class);
+        assertThat(((LedgerOutcome.Rejected) outcome).code()).isEqualTo(code);
+    }
+
+    private Usdc balance(LedgerAddress wallet) {
+        return ledger.balance(new LedgerAccount.Wallet(wallet));
+    }
+
+    private Usdc received(String address) {
+        return balance(new LedgerAddress(address));
+    }
+}
