@@ -3,7 +3,7 @@
 // around one LiteSVM holding the agent-wallet program, SPL Token, the Associated Token Account
 // program and a USDC-like mint. When ready it prints one JSON line to stdout; logs go to stderr.
 // See docs/LOCALNET.md.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
@@ -91,6 +91,7 @@ function feePayerAddress(file) {
     const { privateKey } = generateKeyPairSync('ed25519');
     const jwk = privateKey.export({ format: 'jwk' });
     const secret = [...Buffer.from(jwk.d, 'base64url'), ...Buffer.from(jwk.x, 'base64url')];
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(secret)}\n`, { mode: 0o600 });
     log(`wrote a new fee-payer keypair to ${file}`);
   }
