@@ -31,6 +31,7 @@ import java.security.KeyStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The server as users meet it, for end-to-end tests: the real wiring (embedded PostgreSQL, the
@@ -40,6 +41,7 @@ import java.util.List;
  */
 public final class ApiServer {
     private static ApiServer shared;
+    private static Optional<Localnet> sharedLocalnet = Optional.empty();
 
     private final DropwizardTestSupport<ServiceConfiguration> support;
     private final Path data;
@@ -72,9 +74,21 @@ public final class ApiServer {
     public static synchronized ApiServer shared() {
         if (shared == null) {
             shared = start(ledgerOverrides(System.getProperty("agentwallet.test.ledger", "sim")));
-            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
+            // The server stops before its localnet, so that nothing in flight waits on a chain that is gone.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                shared.stop();
+                sharedLocalnet.ifPresent(ApiServer::close);
+            }));
         }
         return shared;
+    }
+
+    private static void close(Localnet localnet) {
+        try {
+            localnet.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static ConfigOverride[] ledgerOverrides(String ledger) {
@@ -85,13 +99,7 @@ public final class ApiServer {
             throw new IllegalArgumentException("agentwallet.test.ledger is sim or solana, not " + ledger);
         }
         Localnet localnet = Localnet.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                localnet.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
+        sharedLocalnet = Optional.of(localnet);
         try {
             Path keypair = Files.createTempFile("localnet-fee-payer", ".json");
             Files.writeString(keypair, localnet.feePayerKeypairJson());
