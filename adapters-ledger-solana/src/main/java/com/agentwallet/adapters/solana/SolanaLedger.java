@@ -226,32 +226,50 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         long lastBroadcast = start;
         List<String> signatures = attempts.stream().map(Attempt::signature).toList();
         while (true) {
-            // Expiry is read before the statuses: an attempt seen expired and then still unknown never landed.
-            boolean expired = noneCanLand(attempts);
-            List<Optional<SolanaRpc.Status>> statuses = rpc.statuses(signatures);
-            boolean processed = false;
-            for (int i = 0; i < attempts.size(); i++) {
-                Optional<SolanaRpc.Status> status = statuses.get(i);
-                if (status.isPresent() && status.get().reached().isAtLeast(commitment)) {
-                    return settle(operationId, outcomeOf(attempts.get(i), status.get()));
-                }
-                processed |= status.isPresent();
+            Polled polled = poll(attempts, signatures);
+            if (polled.outcome().isPresent()) {
+                return settle(operationId, polled.outcome().get());
             }
-            if (!processed && expired) {
-                return settle(operationId, new LedgerOutcome.Rejected("transaction_expired", "the transaction "
-                        + signatures.get(signatures.size() - 1) + " expired before it landed; nothing moved"));
+            // Expiry is read only when nothing has landed, then the statuses once more: an attempt
+            // seen expired and then still unknown never landed.
+            if (!polled.processed() && noneCanLand(attempts)) {
+                polled = poll(attempts, signatures);
+                if (polled.outcome().isPresent()) {
+                    return settle(operationId, polled.outcome().get());
+                }
+                if (!polled.processed()) {
+                    return settle(operationId, new LedgerOutcome.Rejected("transaction_expired", "the transaction "
+                            + signatures.get(signatures.size() - 1) + " expired before it landed; nothing moved"));
+                }
             }
             long now = System.nanoTime();
             if (now - start >= timeout.toNanos()) {
                 return new LedgerOutcome.Unknown("transaction " + signatures.get(signatures.size() - 1)
                         + " not " + commitment.wireName() + " within " + timeout.toMillis() + " ms");
             }
-            if (!processed && now - lastBroadcast >= REBROADCAST_NANOS) {
+            if (!polled.processed() && now - lastBroadcast >= REBROADCAST_NANOS) {
                 attempts.forEach(this::broadcast);
                 lastBroadcast = now;
             }
             pause();
         }
+    }
+
+    /** One read of the attempts' statuses: the outcome of one at the commitment, and whether any landed at all. */
+    private record Polled(Optional<LedgerOutcome> outcome, boolean processed) {
+    }
+
+    private Polled poll(List<Attempt> attempts, List<String> signatures) throws RpcException {
+        List<Optional<SolanaRpc.Status>> statuses = rpc.statuses(signatures);
+        boolean processed = false;
+        for (int i = 0; i < attempts.size(); i++) {
+            Optional<SolanaRpc.Status> status = statuses.get(i);
+            if (status.isPresent() && status.get().reached().isAtLeast(commitment)) {
+                return new Polled(Optional.of(outcomeOf(attempts.get(i), status.get())), true);
+            }
+            processed |= status.isPresent();
+        }
+        return new Polled(Optional.empty(), processed);
     }
 
     private boolean noneCanLand(List<Attempt> attempts) throws RpcException {
