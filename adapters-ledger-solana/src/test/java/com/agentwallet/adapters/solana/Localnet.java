@@ -1,5 +1,8 @@
 package com.agentwallet.adapters.solana;
 
+import com.agentwallet.core.port.LedgerContext;
+import com.agentwallet.core.port.LedgerPlugins;
+import com.agentwallet.core.port.LedgerPort;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.p2p.solanaj.core.Account;
@@ -15,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,8 +84,8 @@ public final class Localnet implements AutoCloseable {
         return feePayer;
     }
 
-    /** The fee payer's secret key as solana-keygen writes it, for a ledger's settings or environment. */
-    public String feePayerKeypairJson() {
+    /** The fee payer's secret key as solana-keygen writes it. */
+    private String feePayerKeypairJson() {
         StringBuilder json = new StringBuilder("[");
         for (byte b : feePayer.getSecretKey()) {
             json.append(json.length() > 1 ? "," : "").append(b & 0xff);
@@ -89,10 +93,29 @@ public final class Localnet implements AutoCloseable {
         return json.append(']').toString();
     }
 
-    /** The settings of a {@code solana} ledger on this localnet; the fee payer comes from the environment. */
-    public Map<String, String> ledgerSettings() {
+    /**
+     * The settings of a {@code solana} ledger on this localnet, its fee payer's keypair written to
+     * {@code keypairFile}.
+     */
+    public Map<String, String> ledgerSettings(Path keypairFile) {
+        try {
+            Files.createDirectories(keypairFile.toAbsolutePath().getParent());
+            Files.writeString(keypairFile, feePayerKeypairJson());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return Map.of("rpc_url", rpcUrl, "cluster", "localnet", "commitment", "confirmed", "poll_interval_ms", "20",
-                "timeout_ms", "20000");
+                "timeout_ms", "20000", "fee_payer_keypair", keypairFile.toString());
+    }
+
+    /**
+     * A {@code solana} ledger on this localnet, found as the server finds it, keeping its state under
+     * {@code data} and pushing {@code clock} to the chain before every call.
+     */
+    public ClockedLedger ledger(Clock clock, Path data) {
+        LedgerPort ledger = LedgerPlugins.find(SolanaLedgerFactory.NAME, getClass().getClassLoader())
+                .create(new LedgerContext(clock, data, ledgerSettings(data.resolve("fee-payer.json"))));
+        return new ClockedLedger(ledger, clock, this);
     }
 
     /** Pins the chain's clock (the Clock sysvar) to {@code instant}, rounded down to the second. */

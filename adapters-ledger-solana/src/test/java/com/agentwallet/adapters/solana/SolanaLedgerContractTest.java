@@ -1,6 +1,5 @@
 package com.agentwallet.adapters.solana;
 
-import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.LedgerContract;
 import com.agentwallet.core.testing.MutableClock;
@@ -37,9 +36,7 @@ class SolanaLedgerContractTest extends LedgerContract {
 
     @Override
     protected LedgerPort newLedger(MutableClock clock) {
-        LedgerPort ledger = new SolanaLedgerFactory(variable -> localnet.feePayerKeypairJson())
-                .create(new LedgerContext(clock, data, localnet.ledgerSettings()));
-        return new ClockedLedger(ledger, clock, localnet);
+        return localnet.ledger(clock, data);
     }
 
     @Override

@@ -10,7 +10,6 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
-import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
@@ -183,8 +182,7 @@ class SolanaLedgerTest {
     // ------------------------------------------------------------------ helpers
 
     private LedgerPort newLedger() {
-        return new ClockedLedger(new SolanaLedgerFactory(variable -> localnet.feePayerKeypairJson())
-                .create(new LedgerContext(clock, data, localnet.ledgerSettings())), clock, localnet);
+        return localnet.ledger(clock, data);
     }
 
     private void closeLedger() throws Exception {

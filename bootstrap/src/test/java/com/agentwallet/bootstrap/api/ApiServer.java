@@ -100,18 +100,11 @@ public final class ApiServer {
         }
         Localnet localnet = Localnet.start();
         sharedLocalnet = Optional.of(localnet);
-        try {
-            Path keypair = Files.createTempFile("localnet-fee-payer", ".json");
-            Files.writeString(keypair, localnet.feePayerKeypairJson());
-            List<ConfigOverride> overrides = new ArrayList<>();
-            overrides.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
-            overrides.add(ConfigOverride.config("ledger.settings.fee_payer_keypair", keypair.toString()));
-            localnet.ledgerSettings().forEach((key, value) -> overrides.add(ConfigOverride.config("ledger.settings." + key,
-                    value)));
-            return overrides.toArray(ConfigOverride[]::new);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        List<ConfigOverride> overrides = new ArrayList<>();
+        overrides.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
+        localnet.ledgerSettings(newDataDirectory().resolve("fee-payer.json")).forEach((key, value) ->
+                overrides.add(ConfigOverride.config("ledger.settings." + key, value)));
+        return overrides.toArray(ConfigOverride[]::new);
     }
 
     /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */

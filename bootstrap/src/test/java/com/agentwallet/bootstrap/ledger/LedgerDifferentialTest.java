@@ -1,6 +1,5 @@
 package com.agentwallet.bootstrap.ledger;
 
-import com.agentwallet.adapters.solana.ClockedLedger;
 import com.agentwallet.adapters.solana.Localnet;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.IdGenerator;
@@ -24,7 +23,6 @@ import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -107,13 +105,7 @@ class LedgerDifferentialTest {
         ClassLoader plugins = getClass().getClassLoader();
         LedgerPort sim = LedgerPlugins.find("sim", plugins)
                 .create(new LedgerContext(clock, data.resolve("sim"), Map.of("persist", "false")));
-        Path feePayer = Files.writeString(data.resolve("fee-payer.json"), localnet.feePayerKeypairJson());
-        Map<String, String> settings = new HashMap<>(localnet.ledgerSettings());
-        settings.put("fee_payer_keypair", feePayer.toString());
-        settings.put("persist", "false");
-        LedgerPort solana = LedgerPlugins.find("solana", plugins)
-                .create(new LedgerContext(clock, data.resolve("solana"), settings));
-        return new Both<>(sim, new ClockedLedger(solana, clock, localnet));
+        return new Both<>(sim, localnet.ledger(clock, data.resolve("solana")));
     }
 
     private static void close(LedgerPort ledger) {
