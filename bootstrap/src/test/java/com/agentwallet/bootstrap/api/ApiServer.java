@@ -40,21 +40,30 @@ import java.util.Optional;
  * wallets and policies of its own; {@link #start(ConfigOverride...)} makes a private one.
  */
 public final class ApiServer {
+    /** The fee payer's keypair file in the data directory of a server on Solana. */
+    public static final String FEE_PAYER_FILE = "fee-payer.json";
+    /** The server's log and its request log, in its data directory. */
+    public static final String LOG_FILE = "server.log";
+    public static final String REQUEST_LOG_FILE = "requests.log";
+
     private static ApiServer shared;
-    private static Optional<Localnet> sharedLocalnet = Optional.empty();
 
     private final DropwizardTestSupport<ServiceConfiguration> support;
     private final Path data;
+    private final Optional<Localnet> localnet;
     private final List<DemoOrg> orgs;
     private final SSLContext tls;
     private final ApiClient client;
 
-    private ApiServer(DropwizardTestSupport<ServiceConfiguration> support, Path data, List<ConfigOverride> overrides) {
+    private ApiServer(DropwizardTestSupport<ServiceConfiguration> support, Path data, Optional<Localnet> localnet,
+                      List<ConfigOverride> overrides) {
         this.support = support;
         this.data = data;
+        this.localnet = localnet;
         try {
             support.before();
         } catch (Exception e) {
+            localnet.ifPresent(ApiServer::close);
             throw new IllegalStateException("the server did not start", e);
         } finally {
             // Overrides are JVM-wide system properties, read once while the configuration is built:
@@ -66,21 +75,35 @@ public final class ApiServer {
         this.client = new ApiClient(httpsBase(), httpBase(), tls);
     }
 
-    /**
-     * The server the test classes share; started on first use, stopped when the JVM exits. Its ledger
-     * is the simulator, or, with {@code -Dagentwallet.test.ledger=solana}, the Solana adapter sending
-     * real transactions to the wallet program on a localnet of its own.
-     */
+    /** The server the test classes share, on the test ledger ({@link #onTestLedger}); stopped when the JVM exits. */
     public static synchronized ApiServer shared() {
         if (shared == null) {
-            shared = start(ledgerOverrides(System.getProperty("agentwallet.test.ledger", "sim")));
-            // The server stops before its localnet, so that nothing in flight waits on a chain that is gone.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                shared.stop();
-                sharedLocalnet.ifPresent(ApiServer::close);
-            }));
+            shared = onTestLedger();
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
         }
         return shared;
+    }
+
+    /**
+     * A server of the caller's own on the test ledger: the simulator, or, with
+     * {@code -Dagentwallet.test.ledger=solana}, the Solana adapter sending real transactions to the
+     * wallet program on a localnet of its own, stopped with the server; stop it after.
+     */
+    public static ApiServer onTestLedger(ConfigOverride... overrides) {
+        String ledger = System.getProperty("agentwallet.test.ledger", "sim");
+        if (ledger.equals("sim")) {
+            return start(overrides);
+        }
+        if (!ledger.equals(SolanaLedgerFactory.NAME)) {
+            throw new IllegalArgumentException("agentwallet.test.ledger is sim or solana, not " + ledger);
+        }
+        Path data = newDataDirectory();
+        Localnet localnet = Localnet.start();
+        List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
+        all.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
+        localnet.ledgerSettings(data.resolve(FEE_PAYER_FILE)).forEach((key, value) ->
+                all.add(ConfigOverride.config("ledger.settings." + key, value)));
+        return start(CoreModule.SYSTEM_CLOCK, data, Optional.of(localnet), all.toArray(ConfigOverride[]::new));
     }
 
     private static void close(Localnet localnet) {
@@ -89,22 +112,6 @@ public final class ApiServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static ConfigOverride[] ledgerOverrides(String ledger) {
-        if (ledger.equals("sim")) {
-            return new ConfigOverride[0];
-        }
-        if (!ledger.equals(SolanaLedgerFactory.NAME)) {
-            throw new IllegalArgumentException("agentwallet.test.ledger is sim or solana, not " + ledger);
-        }
-        Localnet localnet = Localnet.start();
-        sharedLocalnet = Optional.of(localnet);
-        List<ConfigOverride> overrides = new ArrayList<>();
-        overrides.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
-        localnet.ledgerSettings(newDataDirectory().resolve("fee-payer.json")).forEach((key, value) ->
-                overrides.add(ConfigOverride.config("ledger.settings." + key, value)));
-        return overrides.toArray(ConfigOverride[]::new);
     }
 
     /** A server of the caller's own, with its configuration changed by {@code overrides}; stop it after. */
@@ -118,17 +125,24 @@ public final class ApiServer {
      * stopped or was killed, to start it again); stop it after.
      */
     public static ApiServer start(Clock clock, Path data, ConfigOverride... overrides) {
+        return start(clock, data, Optional.empty(), overrides);
+    }
+
+    private static ApiServer start(Clock clock, Path data, Optional<Localnet> localnet, ConfigOverride... overrides) {
         List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
         all.add(ConfigOverride.config("dataDirectory", data.toString()));
         all.add(ConfigOverride.config("server.applicationConnectors[0].keyStorePath",
                 data.resolve("tls/localhost.p12").toString()));
+        all.add(ConfigOverride.config("logging.appenders[1].currentLogFilename", data.resolve(LOG_FILE).toString()));
+        all.add(ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename",
+                data.resolve(REQUEST_LOG_FILE).toString()));
         return new ApiServer(new DropwizardTestSupport<>(AgentWalletApplication.class,
                 ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)) {
             @Override
             public Application<ServiceConfiguration> newApplication() {
                 return new AgentWalletApplication(clock);
             }
-        }, data, all);
+        }, data, localnet, all);
     }
 
     /** An empty data directory for a server of its own. */
@@ -140,8 +154,10 @@ public final class ApiServer {
         }
     }
 
+    /** Stops the server, then its localnet if it has one, so that nothing in flight waits on a chain that is gone. */
     public void stop() {
         support.after();
+        localnet.ifPresent(ApiServer::close);
     }
 
     public ApiClient client() {

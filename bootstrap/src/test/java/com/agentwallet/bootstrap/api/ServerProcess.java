@@ -22,21 +22,40 @@ final class ServerProcess implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofMinutes(3);
 
     private final Process process;
+    private final Path data;
+    private final int https;
+    private final int http;
     private final Path log;
     private final ApiClient client;
     private final DemoOrg org;
 
-    private ServerProcess(Process process, Path log, ApiClient client, DemoOrg org) {
+    private ServerProcess(Process process, Path data, int https, int http, Path log, ApiClient client, DemoOrg org) {
         this.process = process;
+        this.data = data;
+        this.https = https;
+        this.http = http;
         this.log = log;
         this.client = client;
         this.org = org;
     }
 
-    /** Starts the server on {@code data} and waits until it answers over HTTPS. */
+    /** Starts the server on {@code data}, on free ports, and waits until it answers over HTTPS. */
     static ServerProcess start(Path data) {
-        int https = freePort();
-        int http = freePort();
+        return start(data, freePort(), freePort());
+    }
+
+    /**
+     * Starts the server again on the same data directory and ports, once this process is gone: its
+     * clients reach the new one at the address they know.
+     */
+    ServerProcess startAgain() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("the server process still runs; see " + log);
+        }
+        return start(data, https, http);
+    }
+
+    private static ServerProcess start(Path data, int https, int http) {
         Path log = data.resolve("server-process.log");
         Process process;
         try {
@@ -45,10 +64,12 @@ final class ServerProcess implements AutoCloseable {
                     "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                     "-Ddw.dataDirectory=" + data,
                     "-Ddw.server.applicationConnectors[0].keyStorePath=" + data.resolve("tls/localhost.p12"),
+                    "-Ddw.logging.appenders[1].currentLogFilename=" + data.resolve(ApiServer.LOG_FILE),
+                    "-Ddw.server.requestLog.appenders[0].currentLogFilename=" + data.resolve(ApiServer.REQUEST_LOG_FILE),
                     "-Ddw.server.applicationConnectors[0].port=" + https,
                     "-Ddw.server.applicationConnectors[1].port=" + http,
                     AgentWalletApplication.class.getName(), "server", ResourceHelpers.resourceFilePath("api-test.yml")))
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("the server process did not start", e);
         }
@@ -61,7 +82,7 @@ final class ServerProcess implements AutoCloseable {
         });
         ApiClient client = new ApiClient("https://localhost:" + https + "/v1", "http://localhost:" + http + "/v1",
                 ApiServer.trusting(data.resolve("tls/localhost.p12")));
-        ServerProcess server = new ServerProcess(process, log, client, org);
+        ServerProcess server = new ServerProcess(process, data, https, http, log, client, org);
         Eventually.await(START_LIMIT, () -> "the server process does not answer over HTTPS; see " + log,
                 server::answers);
         return server;
@@ -80,6 +101,17 @@ final class ServerProcess implements AutoCloseable {
         process.destroyForcibly();
         if (!process.waitFor(1, TimeUnit.MINUTES)) {
             throw new IllegalStateException("the server process survived SIGKILL; see " + log);
+        }
+    }
+
+    /**
+     * Stops the process as an operator does (SIGTERM): it shuts down cleanly, its embedded PostgreSQL
+     * with it, so nothing is left running.
+     */
+    void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(1, TimeUnit.MINUTES)) {
+            kill();
         }
     }
 

@@ -3,6 +3,7 @@ package com.agentwallet.bootstrap.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertPolicyViolation;
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertSessionTokenRefused;
@@ -33,6 +35,7 @@ class SessionTokenTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64URL_DECODE = Base64.getUrlDecoder();
+    private static final AtomicInteger REFUSED = new AtomicInteger();
 
     private final ApiServer server = ApiServer.shared();
     private final ApiFixtures fx = new ApiFixtures(server);
@@ -47,8 +50,8 @@ class SessionTokenTest {
         ApiResponse refused = fx.pay(null, payment(wallet.id(), to, "3.00"));
         ApiResponse blank = fx.pay("   ", payment(wallet.id(), to, "3.00"));
 
-        assertSessionTokenRefused(refused);
-        assertSessionTokenRefused(blank);
+        refused(refused);
+        refused(blank);
         List<JsonNode> blocked = fx.transactions(wallet.id(), "status=blocked");
         assertThat(blocked).hasSize(2);
         assertThat(blocked).allSatisfy(tx -> {
@@ -66,8 +69,8 @@ class SessionTokenTest {
         ApiFixtures other = new ApiFixtures(server, server.otherOrg());
         ApiFixtures.Wallet foreign = other.fundedWallet("100.00");
 
-        assertSessionTokenRefused(fx.pay(sibling.token(), payment(wallet.id(), randomAddress(), "3.00")));
-        assertSessionTokenRefused(fx.pay(foreign.token(), payment(wallet.id(), randomAddress(), "3.00")));
+        refused(fx.pay(sibling.token(), payment(wallet.id(), randomAddress(), "3.00")));
+        refused(fx.pay(foreign.token(), payment(wallet.id(), randomAddress(), "3.00")));
 
         assertThat(fx.transactions(wallet.id(), "status=blocked")).hasSize(2);
         assertThat(usdc(fx.balance(wallet.id()))).isEqualByComparingTo(usdc("100.00"));
@@ -110,7 +113,7 @@ class SessionTokenTest {
                 parts[0] + "." + parts[1]);
         for (String forged : forgeries) {
             ApiResponse refused = fx.pay(forged, payment(wallet.id(), randomAddress(), "3.00"));
-            assertSessionTokenRefused(refused);
+            refused(refused);
         }
 
         assertThat(fx.transactions(wallet.id(), "status=blocked")).hasSize(forgeries.size());
@@ -132,14 +135,14 @@ class SessionTokenTest {
         String fresh = rotated.text("session_token");
         assertThat(fresh).isNotEqualTo(wallet.token());
 
-        assertSessionTokenRefused(fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "2.00")));
+        refused(fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "2.00")));
         ApiResponse paid = fx.pay(fresh, payment(wallet.id(), randomAddress(), "2.00"));
         assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
 
         ApiResponse again = client.post("/wallets/" + wallet.id() + "/rotate-token", admin, Map.of("ttl_seconds", 600));
         assertThat(again.status()).as(again.toString()).isEqualTo(200);
-        assertSessionTokenRefused(fx.pay(fresh, payment(wallet.id(), randomAddress(), "4.00")));
-        assertSessionTokenRefused(fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "4.00")));
+        refused(fx.pay(fresh, payment(wallet.id(), randomAddress(), "4.00")));
+        refused(fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "4.00")));
         ApiResponse dryRunOld = fx.dryRun(fresh, payment(wallet.id(), randomAddress(), "4.00"));
         assertThat(dryRunOld.text("decision")).as(dryRunOld.toString()).isEqualTo("blocked");
         assertThat(dryRunOld.json().path("violation").path("rule").asText()).isEqualTo("session_token");
@@ -194,9 +197,9 @@ class SessionTokenTest {
         ApiFixtures.Wallet payer = fx.fundedWallet("100.00");
         ApiFixtures.Wallet payee = fx.fundedWallet("1.00");
 
-        assertSessionTokenRefused(lock(payer, payee, null));
-        assertSessionTokenRefused(lock(payer, payee, payee.token()));
-        assertSessionTokenRefused(lock(payer, payee, "garbage"));
+        refused(lock(payer, payee, null));
+        refused(lock(payer, payee, payee.token()));
+        refused(lock(payer, payee, "garbage"));
         assertThat(usdc(fx.balance(payer.id()))).isEqualByComparingTo(usdc("100.00"));
         assertThat(fx.transactions(payer.id(), "type=escrow_lock&status=blocked")).hasSize(3);
         ApiResponse noEscrows = client.get("/payments/a2a?wallet_id=" + payer.id(), admin);
@@ -214,6 +217,18 @@ class SessionTokenTest {
 
     private static long exp(String token) throws Exception {
         return JSON.readTree(B64URL_DECODE.decode(token.split("\\.")[1])).path("exp").asLong();
+    }
+
+    /** A refused token, counted for the suite's figures. */
+    private static void refused(ApiResponse answer) {
+        assertSessionTokenRefused(answer);
+        REFUSED.incrementAndGet();
+    }
+
+    @AfterAll
+    static void figures() {
+        System.out.printf("session tokens: %d missing, foreign, forged, tampered, expired or rotated tokens refused "
+                + "as session_token_invalid%n", REFUSED.get());
     }
 
     private static String b64(Object json) {
