@@ -90,9 +90,14 @@ public final class ApiServer {
      * wallet program on a localnet of its own, stopped with the server; stop it after.
      */
     public static ApiServer onTestLedger(ConfigOverride... overrides) {
+        return onTestLedger(CoreModule.SYSTEM_CLOCK, overrides);
+    }
+
+    /** {@link #onTestLedger(ConfigOverride...)} on {@code clock}, which the test may move. */
+    public static ApiServer onTestLedger(Clock clock, ConfigOverride... overrides) {
         String ledger = System.getProperty("agentwallet.test.ledger", "sim");
         if (ledger.equals("sim")) {
-            return start(overrides);
+            return start(clock, newDataDirectory(), overrides);
         }
         if (!ledger.equals(SolanaLedgerFactory.NAME)) {
             throw new IllegalArgumentException("agentwallet.test.ledger is sim or solana, not " + ledger);
@@ -103,7 +108,7 @@ public final class ApiServer {
         all.add(ConfigOverride.config("ledger.type", SolanaLedgerFactory.NAME));
         localnet.ledgerSettings(data.resolve(FEE_PAYER_FILE)).forEach((key, value) ->
                 all.add(ConfigOverride.config("ledger.settings." + key, value)));
-        return start(CoreModule.SYSTEM_CLOCK, data, Optional.of(localnet), all.toArray(ConfigOverride[]::new));
+        return start(clock, data, Optional.of(localnet), all.toArray(ConfigOverride[]::new));
     }
 
     private static void close(Localnet localnet) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertError;
 import static com.agentwallet.bootstrap.api.ApiFixtures.body;
 import static com.agentwallet.bootstrap.api.ApiFixtures.bogusSignature;
+import static com.agentwallet.bootstrap.api.ApiFixtures.escrow;
 import static com.agentwallet.bootstrap.api.ApiFixtures.payment;
 import static com.agentwallet.bootstrap.api.ApiFixtures.randomAddress;
 import static com.agentwallet.bootstrap.api.ApiFixtures.unique;
@@ -33,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * file and its request log in its data directory.
  * A run that handles every kind of secret (API keys of every role, session tokens and the key that
  * signs them, the co-signer's key, webhook signing secrets and, on Solana, the fee payer's key), and
- * sends hostile credentials on purpose, must leave none of them in the log, and no answer may carry a
- * secret its request did not.
+ * sends hostile credentials on purpose (near misses, keys and tokens in each other's place, expired
+ * tokens), must leave none of them in the log, and no answer may carry a secret its request did not.
+ * The server runs on a clock the suite moves, to let session tokens expire.
  */
 class SecurityTest {
     private static final List<String> PRIVATE_RECEIVERS = List.of(
@@ -47,6 +50,8 @@ class SecurityTest {
             "http://8.8.8.8/hook");
     /** A public address: accepted as a receiver; nothing is delivered to it here (it takes no event this run sends). */
     private static final String PUBLIC_RECEIVER = "https://8.8.8.8/agent-wallet-security-test";
+
+    private static final JumpingClock CLOCK = new JumpingClock();
 
     private static ApiServer server;
     private static ApiClient client;
@@ -64,7 +69,7 @@ class SecurityTest {
 
     @BeforeAll
     static void server() {
-        server = ApiServer.onTestLedger(ConfigOverride.config("webhooks.allowPrivateReceivers", "false"),
+        server = ApiServer.onTestLedger(CLOCK, ConfigOverride.config("webhooks.allowPrivateReceivers", "false"),
                 ConfigOverride.config("logging.level", "INFO"));
         client = server.client();
         org = server.org();
@@ -176,6 +181,32 @@ class SecurityTest {
                 org.adminKey(), wallet.token());
         record("GET /wallets/{id}", client.get("/wallets/" + wallet.id(), org.viewerKey()));
         record("GET /wallets/{id}/transactions", client.get("/wallets/" + wallet.id() + "/transactions", org.viewerKey()));
+    }
+
+    @Test
+    void anExpiredSessionTokenIsRefusedUntilANewOneIsIssued() {
+        ApiResponse created = client.post("/wallets", org.adminKey(), body("agent_id", unique("expiring"),
+                "policy_id", fx.openPolicy(), "session_ttl_seconds", 300));
+        assertThat(created.status()).as(created.toString()).isEqualTo(200);
+        String walletId = created.text("id");
+        String token = created.text("session_token");
+        SECRETS.put("expiring session token", token);
+        fx.fund(walletId, "10.00");
+        String to = randomAddress();
+        assertThat(fx.pay(token, payment(walletId, to, "1.00")).status()).isEqualTo(200);
+
+        CLOCK.jumpTo(Instant.parse(created.text("session_token_expires_at")).plusSeconds(1));
+        refused("an expired session token", 401, fx.pay(token, payment(walletId, to, "1.00")), org.adminKey(), token);
+        refused("an expired session token on an escrow", 401, fx.lockEscrow(token, escrow(walletId, to, "1.00")),
+                org.adminKey(), token);
+        assertThat(fx.balance(walletId)).isEqualTo("9.00");
+
+        ApiResponse rotated = client.post("/wallets/" + walletId + "/rotate-token", org.adminKey(), body());
+        assertThat(rotated.status()).as(rotated.toString()).isEqualTo(200);
+        SECRETS.put("session token issued after expiry", rotated.text("session_token"));
+        ApiResponse paid = fx.pay(rotated.text("session_token"), payment(walletId, to, "1.00"));
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
+        assertThat(fx.balance(walletId)).isEqualTo("8.00");
     }
 
     /** Checks a hostile request's refusal and keeps its answer for the scan, with the secrets the request carried. */

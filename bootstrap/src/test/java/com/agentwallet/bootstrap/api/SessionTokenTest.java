@@ -227,7 +227,7 @@ class SessionTokenTest {
 
     @AfterAll
     static void figures() {
-        System.out.printf("session tokens: %d missing, foreign, forged, tampered, expired or rotated tokens refused "
+        System.out.printf("session tokens: %d missing, foreign, forged, tampered or rotated tokens refused "
                 + "as session_token_invalid%n", REFUSED.get());
     }
 
