@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.limit.RateLimit;
 import com.agentwallet.adapters.http.limit.RateLimits;
@@ -26,6 +27,8 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpsConnectorFactory;
 import io.dropwizard.lifecycle.Managed;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,12 +102,14 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         RateLimits rateLimits = new RateLimits(limit(api.rateLimit()), api.organisationRateLimits().entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))),
                 clock);
+        IdGenerator ids = injector.getInstance(IdGenerator.class);
         V1Api.register(environment.jersey(), environment.getObjectMapper(), new V1Api.Parts(
                 injector.getInstance(WalletService.class), injector.getInstance(PaymentService.class),
                 injector.getInstance(EscrowService.class), injector.getInstance(PolicyService.class),
                 injector.getInstance(WebhookService.class), injector.getInstance(ExportService.class),
-                injector.getInstance(ApiKeyService.class), sessionTokens, rateLimits,
-                injector.getInstance(IdGenerator.class), api.trustForwardedProto()));
+                injector.getInstance(ApiKeyService.class), sessionTokens, rateLimits, ids, api.trustForwardedProto(),
+                api.maxRequestBytes()));
+        answerJettyErrorsAsJson(environment, new JsonErrorHandler(environment.getObjectMapper(), ids, rateLimits));
         if (configuration.isDemo()) {
             String baseUrl = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort() + "/v1")
                     .orElse("https://localhost/v1");
@@ -118,6 +123,25 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 injector.getInstance(EscrowService.class), injector.getInstance(PaymentService.class),
                 injector.getInstance(WalletService.class), injector.getInstance(ExportService.class),
                 injector.getInstance(Reconciliation.class), configuration.getClockwork()));
+    }
+
+    /**
+     * Errors Jetty answers itself get the contract's JSON body: those inside the API's servlet
+     * context (a path outside /v1, an ambiguous path) through the context's handler, those before any
+     * context (a malformed request line or header, a URI or headers too long) through the server's,
+     * which Dropwizard makes only when it builds the server after {@code run}, so it is replaced as
+     * the server starts.
+     */
+    private static void answerJettyErrorsAsJson(Environment environment, JsonErrorHandler handler) {
+        environment.getApplicationContext().setErrorHandler(handler);
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server server) {
+                    server.setErrorHandler(handler);
+                }
+            }
+        });
     }
 
     private static List<HttpsConnectorFactory> httpsConnectors(ServiceConfiguration configuration) {

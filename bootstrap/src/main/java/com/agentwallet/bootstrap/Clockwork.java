@@ -4,6 +4,8 @@ import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
+import com.agentwallet.core.port.LedgerUnavailableException;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
 import com.agentwallet.core.wallet.WalletService;
@@ -112,10 +114,15 @@ public final class Clockwork implements Managed {
         }
     }
 
-    /** Runs a job; a failing job is logged and tried again next round, and never stops the others. */
+    /**
+     * Runs a job; a failing job is logged and tried again next round, and never stops the others. A
+     * database or ledger that is unavailable for now is a line of warning, not a stack trace.
+     */
     private static void run(String job, Runnable work) {
         try {
             work.run();
+        } catch (StorageUnavailableException | LedgerUnavailableException e) {
+            LOG.warn("Clockwork job '{}' stopped; it runs again next round: {}", job, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("Clockwork job '{}' failed; it runs again next round", job, e);
         }

@@ -167,7 +167,7 @@ public class ServiceConfiguration extends Configuration {
         }
     }
 
-    /** The /v1 API's own settings: TLS, the proxy rule, rate limits and session tokens. */
+    /** The /v1 API's own settings: TLS, the proxy rule, the request body limit, rate limits and session tokens. */
     public static class ApiSettings {
         /** Make a self-signed certificate at the HTTPS connector's key store path when none is there. */
         @JsonProperty
@@ -175,6 +175,10 @@ public class ServiceConfiguration extends Configuration {
         /** Behind a TLS-terminating proxy: take {@code X-Forwarded-Proto: https} as HTTPS. */
         @JsonProperty
         private boolean trustForwardedProto;
+        /** The longest request body accepted; a longer one is answered 413 {@code payload_too_large}. */
+        @Min(1)
+        @JsonProperty
+        private long maxRequestBytes = 1024 * 1024;
         @Valid
         @NotNull
         @JsonProperty
@@ -195,6 +199,10 @@ public class ServiceConfiguration extends Configuration {
 
         public boolean trustForwardedProto() {
             return trustForwardedProto;
+        }
+
+        public long maxRequestBytes() {
+            return maxRequestBytes;
         }
 
         public RateLimitSettings rateLimit() {

@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.webhook.WebhookDispatcher;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
@@ -15,8 +16,9 @@ import static java.util.Objects.requireNonNull;
  * Webhook delivery in the background, apart from the clockwork so that slow receivers delay no
  * refund or expiry. Each worker fans new events out (one worker at a time gets to), then attempts
  * up to 50 due deliveries, and goes round again; it waits a poll interval when a round found nothing
- * to do. A failure is logged and the worker goes on; the delivery it was on stays scheduled. Public
- * for the delivery benchmark, which runs the same workers.
+ * to do. A failure is logged (a broken database connection as one line) and the worker goes on;
+ * the delivery it was on stays scheduled. Public for the delivery benchmark, which runs the same
+ * workers.
  */
 public final class WebhookWorkers implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookWorkers.class);
@@ -69,6 +71,9 @@ public final class WebhookWorkers implements Managed {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            } catch (StorageUnavailableException e) {
+                LOG.warn("Webhook delivery paused by the database; the worker goes on: {}", e.getMessage());
+                sleepAfterFailure();
             } catch (RuntimeException e) {
                 LOG.error("Webhook delivery failed; the worker goes on", e);
                 sleepAfterFailure();

@@ -3,6 +3,7 @@ package com.agentwallet.adapters.http;
 import com.agentwallet.adapters.http.error.ApiException;
 import com.agentwallet.adapters.http.error.ErrorJson;
 import com.agentwallet.adapters.http.error.ErrorResponses;
+import com.agentwallet.adapters.http.error.PayloadTooLargeException;
 import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.io.IOException;
@@ -24,8 +26,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * What every request meets first and every response carries last: a request id, the HTTPS rule
  * (a plain-HTTP request is refused before anything else, unless a trusted proxy says it terminated
- * TLS), and on the way out the {@code Request-Id} and rate-limit headers, with the id also in any
- * error body.
+ * TLS), the body size limit (a Content-Length above it is refused at once, any other body is cut
+ * off where it passes it), and on the way out the {@code Request-Id} and rate-limit headers, with
+ * the id also in any error body.
  */
 @PreMatching
 @Priority(100)
@@ -38,26 +41,52 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
     private final IdGenerator ids;
     private final RateLimits limits;
     private final boolean trustForwardedProto;
+    private final long maxRequestBytes;
 
     @Context
     private HttpServletRequest servletRequest;
 
-    public Edge(IdGenerator ids, RateLimits limits, boolean trustForwardedProto) {
+    public Edge(IdGenerator ids, RateLimits limits, boolean trustForwardedProto, long maxRequestBytes) {
         this.ids = requireNonNull(ids, "ids is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.trustForwardedProto = trustForwardedProto;
+        if (maxRequestBytes < 1) {
+            throw new IllegalArgumentException("maxRequestBytes must be positive: " + maxRequestBytes);
+        }
+        this.maxRequestBytes = maxRequestBytes;
     }
 
     @Override
     public void filter(ContainerRequestContext request) {
-        request.setProperty(REQUEST_ID_PROPERTY, "req_" + ids.randomPart());
+        request.setProperty(REQUEST_ID_PROPERTY, newRequestId(ids));
         boolean secure = servletRequest.isSecure()
                 || trustForwardedProto && "https".equalsIgnoreCase(request.getHeaderString("X-Forwarded-Proto"));
         if (!secure) {
             limitByAddress(request);
             request.abortWith(ErrorResponses.response(ApiException.of(403, "https_required",
                     "This API is served over HTTPS only; use https://")));
+            return;
         }
+        if (declaredLength(request) > maxRequestBytes) {
+            limitByAddress(request);
+            request.abortWith(ErrorResponses.response(PayloadTooLargeException.of(maxRequestBytes)));
+            return;
+        }
+        request.setEntityStream(new BoundedBody(request.getEntityStream(), maxRequestBytes));
+    }
+
+    /** The body's Content-Length, or -1 without one (chunked, or no body); Jetty has already refused a malformed one. */
+    private static long declaredLength(ContainerRequestContext request) {
+        String length = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
+        try {
+            return length == null ? -1 : Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    static String newRequestId(IdGenerator ids) {
+        return "req_" + ids.randomPart();
     }
 
     /** The bucket of the client's address, for requests no valid key vouches for; an empty bucket is a 429. */
@@ -89,15 +118,11 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
             }
         }
         if (request.getProperty(RATE_LIMIT_PROPERTY) instanceof RateLimits.Outcome outcome) {
-            headers.putSingle("X-RateLimit-Limit", outcome.limit());
-            headers.putSingle("X-RateLimit-Remaining", outcome.remaining());
-            headers.putSingle("X-RateLimit-Reset", outcome.resetEpochSeconds());
-            if (!outcome.allowed()) {
-                headers.putSingle("Retry-After", outcome.retryAfterSeconds());
-            }
+            outcome.headers().forEach(headers::putSingle);
         }
         headers.putSingle("Cache-Control", "no-store");
-        if (response.getStatus() >= 400 && !discardUnreadBody(request)) {
+        // a body refused for its size is not read for nothing: the connection closes instead
+        if (response.getStatus() == 413 || response.getStatus() >= 400 && !discardUnreadBody(request)) {
             headers.putSingle("Connection", "close");
         }
     }

@@ -9,6 +9,7 @@ import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.adapters.http.resource.EscrowResource;
 import com.agentwallet.adapters.http.resource.PaymentResource;
 import com.agentwallet.adapters.http.resource.PolicyResource;
+import com.agentwallet.adapters.http.resource.QueryFree;
 import com.agentwallet.adapters.http.resource.RecipientResource;
 import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
@@ -31,11 +32,11 @@ import static java.util.Objects.requireNonNull;
 public final class V1Api {
     public static final String URL_PATTERN = "/v1/*";
 
-    /** What the API is built from: the use cases, session tokens, rate limits and the proxy rule. */
+    /** What the API is built from: the use cases, session tokens, rate limits, the proxy rule and the body limit. */
     public record Parts(WalletService wallets, PaymentService payments, EscrowService escrows, PolicyService policies,
                         WebhookService webhooks, ExportService exports, ApiKeyService apiKeys,
                         SessionTokens sessionTokens, RateLimits rateLimits, IdGenerator ids,
-                        boolean trustForwardedProto) {
+                        boolean trustForwardedProto, long maxRequestBytes) {
         public Parts {
             requireNonNull(wallets, "wallets is null");
             requireNonNull(payments, "payments is null");
@@ -57,10 +58,11 @@ public final class V1Api {
     public static void register(JerseyEnvironment jersey, ObjectMapper mapper, Parts parts) {
         ApiJson.configure(mapper);
         jersey.setUrlPattern(URL_PATTERN);
-        Edge edge = new Edge(parts.ids(), parts.rateLimits(), parts.trustForwardedProto());
+        Edge edge = new Edge(parts.ids(), parts.rateLimits(), parts.trustForwardedProto(), parts.maxRequestBytes());
         jersey.register(edge);
         jersey.register(new ApiKeyAuthentication(parts.apiKeys(), edge));
         jersey.register(new RoleCheck());
+        jersey.register(new QueryFree());
         jersey.register(new SnakeCaseKeys(mapper));
         jersey.register(new ErrorMapper());
         jersey.register(new WalletResource(parts.wallets(), parts.payments(), parts.sessionTokens()));

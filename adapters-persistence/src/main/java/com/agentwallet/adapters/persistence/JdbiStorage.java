@@ -12,6 +12,7 @@ import com.agentwallet.core.port.PolicyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
 import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
@@ -19,6 +20,11 @@ import com.agentwallet.core.port.WebhookStore;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
@@ -31,9 +37,20 @@ import static java.util.Objects.requireNonNull;
  * not from the isolation level. Rows are locked {@code FOR NO KEY UPDATE}: it serialises changes of
  * a row as {@code FOR UPDATE} does, but does not wait for the key-share locks that inserting a row
  * referencing it takes (an event referencing its organisation), which would break the core's lock
- * order and deadlock.
+ * order and deadlock. A unit of work whose connection could not be had or broke (see
+ * {@link #connectionLoss}) fails as {@link StorageUnavailableException}, rolled back whole by
+ * PostgreSQL, so that callers can tell it from a fault of the service and retry.
  */
 public final class JdbiStorage implements Storage {
+    /**
+     * SQLStates of a connection that is gone, besides class 08 (connection exception): the server is
+     * shutting down or terminated this backend ({@code pg_terminate_backend}, a failover), crashed,
+     * or is not accepting connections yet.
+     */
+    private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03");
+    /** Causes looked through; a cycle in a broken chain must not loop forever. */
+    private static final int MAX_CAUSES = 20;
+
     private final Jdbi jdbi;
 
     public JdbiStorage(Jdbi jdbi) {
@@ -42,7 +59,35 @@ public final class JdbiStorage implements Storage {
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
-        return jdbi.inTransaction(handle -> work.apply(new HandleStores(handle)));
+        try {
+            return jdbi.inTransaction(handle -> work.apply(new HandleStores(handle)));
+        } catch (RuntimeException e) {
+            Optional<SQLException> lost = connectionLoss(e);
+            if (lost.isPresent()) {
+                throw new StorageUnavailableException("The database connection failed (SQLState "
+                        + lost.get().getSQLState() + "): " + lost.get().getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The cause that shows the connection was lost or could not be had: the pool timed out, the driver
+     * found the connection closed or broken (SQLState class 08), or the server ended the backend. Only
+     * the cause chain counts: a failure of the work itself whose rollback then met a dead connection
+     * (a suppressed exception) stays what it was.
+     */
+    static Optional<SQLException> connectionLoss(Throwable failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && (sql instanceof SQLTransientConnectionException
+                    || sql instanceof SQLNonTransientConnectionException
+                    || sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || SERVER_GONE.contains(sql.getSQLState())))) {
+                return Optional.of(sql);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The stores on one open handle. */

@@ -11,6 +11,7 @@ import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
@@ -33,8 +34,19 @@ import static java.util.Objects.requireNonNull;
  * destination, rejected gives the hold back, unknown leaves it pending for {@link #recover}.
  * Applying is idempotent (only a {@code pending} transaction changes) and submissions are
  * idempotent by transaction id, so a crash at any point is finished by resubmitting.
+ *
+ * <p>One transaction is settled by one caller of this process at a time (a request, its replay, the
+ * recovery job): a refusal is final for the books only if no other submission of the same operation
+ * can land after it, and a ledger may refuse one submission and execute the next (the simulator's
+ * injected faults do). Without this, a replay racing the first request could have the ledger pay
+ * while the books fail the payment and give its money back.
  */
 public final class Settlement {
+    private static final int LOCK_STRIPES = 1024;
+    /** The suffix of the operation id of a payout sent again as a resolution. */
+    private static final String RESOLUTION = ":resolution";
+
+    private final Object[] locks = new Object[LOCK_STRIPES];
     private final Storage storage;
     private final LedgerPort ledger;
     private final EventPublisher events;
@@ -45,10 +57,20 @@ public final class Settlement {
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            locks[i] = new Object();
+        }
     }
 
     /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
     public Transaction settle(OrgId orgId, TxId txId) {
+        synchronized (locks[Math.floorMod(txId.hashCode(), LOCK_STRIPES)]) {
+            return settleAlone(orgId, txId);
+        }
+    }
+
+    /** Submits and applies, with no other settlement of the transaction under way. */
+    private Transaction settleAlone(OrgId orgId, TxId txId) {
         record Work(Transaction tx, Optional<LedgerInstruction> instruction) {
         }
         Work work = storage.inTransaction(stores -> {
@@ -60,11 +82,37 @@ public final class Settlement {
         if (work.instruction().isEmpty()) {
             return work.tx();
         }
-        LedgerOutcome outcome = ledger.submit(work.instruction().get());
+        LedgerOutcome outcome = despiteAnOrphanedDispute(work.instruction().get(),
+                ledger.submit(work.instruction().get()));
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
         return storage.inTransaction(stores -> apply(stores, orgId, txId, outcome));
+    }
+
+    /**
+     * The outcome of an escrow payout the program refused because the vault is disputed on the chain
+     * while the books never recorded a dispute: the ledger confirmed a dispute whose storage
+     * transaction was then cut (the client was answered 503, and its retry came too late or never),
+     * so the escrow timed out or was completed in the books. Their decision stands: the payout is
+     * sent again as the organisation's resolution of that dispute, under an operation id of its own,
+     * so that the vault pays out as the books say instead of the payout staying pending for good.
+     * Any other outcome is returned as it is.
+     */
+    private LedgerOutcome despiteAnOrphanedDispute(LedgerInstruction instruction, LedgerOutcome outcome) {
+        if (!(outcome instanceof LedgerOutcome.Rejected rejected)
+                || !rejected.code().equals(ProgramError.ESCROW_DISPUTED.wireName())) {
+            return outcome;
+        }
+        if (instruction instanceof LedgerInstruction.EscrowRelease release && release.proof().isPresent()) {
+            return ledger.submit(new LedgerInstruction.EscrowRelease(release.operationId() + RESOLUTION,
+                    release.escrow(), release.wallet(), release.receiver(), release.amount(), Optional.empty()));
+        }
+        if (instruction instanceof LedgerInstruction.EscrowRefund refund && !refund.resolution()) {
+            return ledger.submit(new LedgerInstruction.EscrowRefund(refund.operationId() + RESOLUTION, refund.escrow(),
+                    refund.wallet(), refund.amount(), true));
+        }
+        return outcome;
     }
 
     public List<Transaction> settleAll(OrgId orgId, List<TxId> txIds) {

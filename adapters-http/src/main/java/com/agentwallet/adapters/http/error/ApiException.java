@@ -44,6 +44,11 @@ public final class ApiException extends RuntimeException {
                 + requiredRole.wireName() + "' or above", Optional.empty(), Optional.of(requiredRole), Optional.empty());
     }
 
+    /** A 503: the service could not complete the request for now; the answer carries {@code Retry-After}. */
+    public static ApiException unavailable(String message) {
+        return of(503, "service_unavailable", message);
+    }
+
     public static ApiException violation(int status, String code, String message, Violation violation) {
         return new ApiException(status, code, message, Optional.empty(), Optional.empty(), Optional.of(violation));
     }

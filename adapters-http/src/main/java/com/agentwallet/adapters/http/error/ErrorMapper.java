@@ -1,6 +1,8 @@
 package com.agentwallet.adapters.http.error;
 
 import com.agentwallet.core.common.ValidationException;
+import com.agentwallet.core.port.LedgerUnavailableException;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -16,8 +18,9 @@ import java.util.stream.Collectors;
 
 /**
  * The one exception mapper: every failure leaves as the contract's error body. Input errors are
- * 400 naming the field; anything unexpected is logged here with its stack trace and answered
- * 500 {@code internal_error} without one.
+ * 400 naming the field; a database connection that broke or a ledger that did not confirm is 503
+ * {@code service_unavailable}, to be retried, and logged as one line; anything unexpected is logged
+ * here with its stack trace and answered 500 {@code internal_error} without one.
  */
 public final class ErrorMapper implements ExceptionMapper<Throwable> {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
@@ -30,6 +33,9 @@ public final class ErrorMapper implements ExceptionMapper<Throwable> {
     static ApiException toApiException(Throwable failure) {
         if (failure instanceof ApiException api) {
             return api;
+        }
+        if (failure instanceof PayloadTooLargeException tooLarge) {
+            return tooLarge.toApiException();
         }
         if (failure instanceof ValidationException invalid) {
             return ApiException.validation(invalid.param(), invalid.getMessage());
@@ -50,6 +56,13 @@ public final class ErrorMapper implements ExceptionMapper<Throwable> {
         }
         if (failure instanceof WebApplicationException web) {
             return fromStatus(web);
+        }
+        if (failure instanceof StorageUnavailableException || failure instanceof LedgerUnavailableException) {
+            LOG.warn("Answered 503 service_unavailable: {}", failure.getMessage());
+            return ApiException.unavailable(failure instanceof StorageUnavailableException
+                    ? "The database connection broke while serving the request; nothing is half-done. Retry it: a"
+                    + " payment with the same idempotency_key is booked at most once"
+                    : "The ledger did not confirm; nothing was changed. Retry the request");
         }
         LOG.error("Unexpected failure", failure);
         return internalError();

@@ -12,6 +12,8 @@ import jakarta.ws.rs.core.Response;
  */
 public final class ErrorResponses {
     public static final String DOCS = "https://github.com/agent-wallet/agent-wallet/blob/main/docs/API.md#";
+    /** Seconds a client waits before retrying a 503: a pool replaces a broken connection within one. */
+    static final int RETRY_UNAVAILABLE_AFTER_SECONDS = 1;
 
     private ErrorResponses() {
     }
@@ -48,10 +50,20 @@ public final class ErrorResponses {
         return 409;
     }
 
-    public static Response response(ApiException error) {
-        ErrorJson body = new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), DOCS + error.code(), null,
+    /** The contract's body of an error, without its request id (which the response filter stamps on). */
+    public static ErrorJson body(ApiException error) {
+        return new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), DOCS + error.code(), null,
                 error.param().orElse(null), error.requiredRole().map(role -> role.wireName()).orElse(null),
                 error.violation().map(ErrorJson.ViolationJson::of).orElse(null)));
-        return Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+    }
+
+    public static Response response(ApiException error) {
+        ErrorJson body = body(error);
+        Response.ResponseBuilder response = Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(body);
+        if (error.status() == 503) {
+            response.header("Retry-After", RETRY_UNAVAILABLE_AFTER_SECONDS);
+        }
+        return response.build();
     }
 }

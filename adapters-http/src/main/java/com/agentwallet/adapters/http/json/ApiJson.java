@@ -1,6 +1,8 @@
 package com.agentwallet.adapters.http.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +13,8 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 
 /**
  * The wire's JSON rules in one mapper: snake_case names, no coercion between types (a JSON number
- * is never an amount string, a string never an integer), unknown fields refused, nulls written.
+ * is never an amount string, a string never an integer), no null inside an array, unknown fields
+ * refused, nulls written.
  */
 public final class ApiJson {
     private ApiJson() {
@@ -26,7 +29,8 @@ public final class ApiJson {
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .setDefaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL));
         refuse(mapper, LogicalType.Textual, CoercionInputShape.Integer, CoercionInputShape.Float,
                 CoercionInputShape.Boolean);
         refuse(mapper, LogicalType.Integer, CoercionInputShape.String, CoercionInputShape.EmptyString,

@@ -2,8 +2,11 @@ package com.agentwallet.adapters.http.json;
 
 import com.agentwallet.adapters.http.error.ApiException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.core.MediaType;
@@ -12,6 +15,10 @@ import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,16 +31,23 @@ import static java.util.Objects.requireNonNull;
  * Request bodies accept the spec's camelCase names beside the wire's snake_case: before binding,
  * every object key is rewritten to snake_case ({@code maxPerTx} to {@code max_per_tx}). Sending one
  * field under both spellings is a validation error, not a silent pick. An empty body binds to
- * null: each endpoint decides whether it needs one.
+ * null: each endpoint decides whether it needs one. Numbers pass the rewrite exactly as sent: a
+ * fraction is read as a decimal, not a double, so {@code 1e400} stays a number (a double would be
+ * written back as the string "Infinity") and {@code 3.0} stays a fraction. The body must be UTF-8:
+ * it is decoded strictly first, because Jackson would take some invalid sequences (the overlong
+ * {@code C0 AE}) for characters (a '.').
  */
 public final class SnakeCaseKeys implements ReaderInterceptor {
     /** The request property naming the top-level fields the body sent: how PATCH tells "left out" from "null". */
     public static final String FIELDS_PROPERTY = "agentwallet.body_fields";
 
     private final ObjectMapper mapper;
+    private final ObjectReader exactNumbers;
 
     public SnakeCaseKeys(ObjectMapper mapper) {
         this.mapper = requireNonNull(mapper, "mapper is null");
+        this.exactNumbers = mapper.reader(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
     }
 
     @Override
@@ -45,18 +59,30 @@ public final class SnakeCaseKeys implements ReaderInterceptor {
         if (body.length == 0) {
             return null;
         }
-        JsonNode tree;
-        try {
-            tree = mapper.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw ApiException.validation("body", "The request body is not valid JSON: " + e.getOriginalMessage());
-        }
-        JsonNode normalised = normalise(tree, "");
+        JsonNode normalised = normalise(read(body), "");
         Set<String> fields = new HashSet<>();
         normalised.fieldNames().forEachRemaining(fields::add);
         context.setProperty(FIELDS_PROPERTY, Set.copyOf(fields));
         context.setInputStream(new ByteArrayInputStream(mapper.writeValueAsBytes(normalised)));
         return context.proceed();
+    }
+
+    /** The body's JSON, its numbers exact; a body that is not UTF-8 or not JSON is a 400 naming {@code body}. */
+    JsonNode read(byte[] body) {
+        try {
+            return exactNumbers.readTree(utf8(body));
+        } catch (JsonProcessingException e) {
+            throw ApiException.validation("body", "The request body is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static String utf8(byte[] body) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw ApiException.validation("body", "The request body is not valid UTF-8");
+        }
     }
 
     static JsonNode normalise(JsonNode node, String path) {

@@ -6,6 +6,7 @@ import io.github.bucket4j.ConsumptionProbe;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -33,6 +34,17 @@ public final class RateLimits {
 
     /** What the contract's headers say after taking one token: whether it was there, what is left, when it refills. */
     public record Outcome(boolean allowed, long limit, long remaining, long resetEpochSeconds, long retryAfterSeconds) {
+        /** The rate-limit headers of every response, and {@code Retry-After} when the token was not there. */
+        public Map<String, String> headers() {
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("X-RateLimit-Limit", Long.toString(limit));
+            headers.put("X-RateLimit-Remaining", Long.toString(remaining));
+            headers.put("X-RateLimit-Reset", Long.toString(resetEpochSeconds));
+            if (!allowed) {
+                headers.put("Retry-After", Long.toString(retryAfterSeconds));
+            }
+            return headers;
+        }
     }
 
     public Outcome takeForOrg(String orgId) {

@@ -4,12 +4,16 @@ import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.policy.Violation;
+import com.agentwallet.core.port.LedgerUnavailableException;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.policy.ViolationRule;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.Response;
 import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +32,36 @@ class ErrorMapperTest {
         String body = json.writeValueAsString(response.getEntity());
         assertThat(response.getStatus()).isEqualTo(500);
         assertThat(body).contains("\"code\":\"internal_error\"").doesNotContain("pool").doesNotContain("at com.");
+    }
+
+    @Test
+    void aBrokenDatabaseConnectionIsARetryable503WithoutTheDatabasesWords() throws Exception {
+        Response response = mapper.toResponse(new StorageUnavailableException("The database connection failed (SQLState"
+                + " 57P01): FATAL: terminating connection", new SQLException("FATAL: terminating connection", "57P01")));
+
+        String body = json.writeValueAsString(response.getEntity());
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeaderString("Retry-After")).isEqualTo("1");
+        assertThat(detail(response).code()).isEqualTo("service_unavailable");
+        assertThat(detail(response).message()).contains("idempotency_key");
+        assertThat(body).doesNotContain("57P01").doesNotContain("FATAL");
+    }
+
+    @Test
+    void aLedgerThatDidNotConfirmIsARetryable503() {
+        Response response = mapper.toResponse(new LedgerUnavailableException("The ledger did not confirm OpenWallet"));
+
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeaderString("Retry-After")).isEqualTo("1");
+        assertThat(detail(response).code()).isEqualTo("service_unavailable");
+        assertThat(detail(response).message()).doesNotContain("OpenWallet");
+    }
+
+    @Test
+    void onlyA503CarriesRetryAfter() {
+        assertThat(mapper.toResponse(new IllegalStateException("boom")).getHeaderString("Retry-After")).isNull();
+        assertThat(mapper.toResponse(ErrorResponses.of(new Rejection.IdempotencyConflict("k")))
+                .getHeaderString("Retry-After")).isNull();
     }
 
     @Test

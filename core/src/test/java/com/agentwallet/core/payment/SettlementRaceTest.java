@@ -1,0 +1,139 @@
+package com.agentwallet.core.payment;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.ledger.LedgerAccount;
+import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.CoreFixture;
+import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.Scenario;
+import com.agentwallet.core.testing.Scenario.FundedWallet;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two settlements of one pending payment at once (a replay of its idempotency key racing the first
+ * request, or the recovery job racing either), on a ledger that refuses one submission and executes
+ * the next, as the simulator's injected faults do. The books must end as the ledger did: a payment
+ * the books fail and give back was never paid.
+ */
+class SettlementRaceTest {
+    private static final String PAYEE = Addresses.external("payee");
+    /** How long the refused submission waits for a rival submission, which is blocked when settlements take turns. */
+    private static final Duration RIVAL_PATIENCE = Duration.ofSeconds(1);
+
+    @Test
+    void aRefusalAppliedWhileARivalSubmissionOfTheSamePaymentLandsCannotHappen() throws Exception {
+        RacingLedger ledger = new RacingLedger();
+        CoreFixture core = CoreFixture.on(clock -> ledger, 61);
+        Scenario given = new Scenario(core);
+        OrgId org = given.organisation("1000");
+        FundedWallet wallet = given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "100");
+        ledger.chain.leaveUnansweredWhen(instruction -> instruction instanceof LedgerInstruction.Pay);
+        Transaction pending = given.pay(wallet, PAYEE, "30").value().transaction();
+        assertThat(pending.status()).isEqualTo(TransactionStatus.PENDING);
+        ledger.chain.behaveNormally();
+        ledger.race(() -> core.payments.get(org, pending.id()).value().status() != TransactionStatus.PENDING);
+
+        ExecutorService settlers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Transaction>> both = List.of(
+                    settlers.submit(() -> core.settlement.settle(org, pending.id())),
+                    settlers.submit(() -> core.settlement.settle(org, pending.id())));
+            for (Future<Transaction> settled : both) {
+                settled.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            settlers.shutdownNow();
+        }
+
+        Transaction after = core.payments.get(org, pending.id()).value();
+        boolean paidOnTheLedger = ledger.chain.executed().stream()
+                .anyMatch(instruction -> instruction.operationId().equals(pending.id().value()));
+        assertThat(after.status()).as("the first submission's refusal decides").isEqualTo(TransactionStatus.FAILED);
+        assertThat(paidOnTheLedger).as("a payment the books failed was never paid").isFalse();
+        assertThat(ledger.chain.balanceOf(PAYEE)).isZero();
+        assertThat(core.wallets.get(org, wallet.wallet().id()).value().balance())
+                .as("the hold went back, and the ledger agrees").isEqualTo(Usdc.parse("100"))
+                .isEqualTo(ledger.balance(new LedgerAccount.Wallet(wallet.wallet().address())));
+    }
+
+    /**
+     * The fake ledger, but once racing, payments are answered so as to interleave the worst way: the
+     * first submission waits (a bounded time) for a rival, then is refused without executing; the
+     * rival executes and answers only once the refusal was applied to the books.
+     */
+    private static final class RacingLedger implements LedgerPort {
+        final FakeLedger chain = new FakeLedger();
+        private final AtomicInteger payments = new AtomicInteger();
+        private final CountDownLatch rivalArrived = new CountDownLatch(1);
+        private volatile BooleanSupplier refusalApplied;
+
+        void race(BooleanSupplier refusalApplied) {
+            this.refusalApplied = refusalApplied;
+        }
+
+        @Override
+        public LedgerOutcome submit(LedgerInstruction instruction) {
+            if (refusalApplied == null || !(instruction instanceof LedgerInstruction.Pay)) {
+                return chain.submit(instruction);
+            }
+            if (payments.incrementAndGet() == 1) {
+                await(() -> rivalArrived.getCount() == 0);
+                return new LedgerOutcome.Rejected("ledger_unavailable", "refused before reaching the chain");
+            }
+            rivalArrived.countDown();
+            LedgerOutcome executed = chain.submit(instruction);
+            await(refusalApplied);
+            return executed;
+        }
+
+        private static void await(BooleanSupplier condition) {
+            long deadline = System.nanoTime() + RIVAL_PATIENCE.toNanos();
+            while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public LedgerAddress walletAddress(OrgId orgId, String agentId) {
+            return chain.walletAddress(orgId, agentId);
+        }
+
+        @Override
+        public byte[] coSignMessage(LedgerInstruction.Pay payment) {
+            return chain.coSignMessage(payment);
+        }
+
+        @Override
+        public long currentSlot() {
+            return chain.currentSlot();
+        }
+
+        @Override
+        public Usdc balance(LedgerAccount account) {
+            return chain.balance(account);
+        }
+    }
+}
