@@ -4,19 +4,22 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import javax.net.ssl.SSLContext;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * A plain HTTPS client of /v1 for tests: {@code call(method, path, key)} with an optional JSON body
- * (an object is written as JSON, a string is sent as it is, so tests can send broken bodies) and
- * extra headers. Answers are {@link ApiResponse}s.
+ * (an object is written as JSON, a string is sent as it is, raw bytes too, so tests can send broken
+ * bodies, even chunked ones without a length) and extra headers, which replace the client's own
+ * (a test's {@code Content-Type} wins). Answers are {@link ApiResponse}s.
  */
 public final class ApiClient {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,7 +39,8 @@ public final class ApiClient {
         private final String method;
         private final String path;
         private final Map<String, String> headers = new LinkedHashMap<>();
-        private String body;
+        private byte[] body;
+        private boolean chunked;
         private boolean plainHttp;
 
         private Call(String method, String path) {
@@ -56,10 +60,22 @@ public final class ApiClient {
         /** A JSON body: a {@link String} is sent verbatim, anything else is written as JSON. */
         public Call body(Object json) {
             try {
-                body = json instanceof String text ? text : JSON.writeValueAsString(json);
+                body = json instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : JSON.writeValueAsBytes(json);
             } catch (JsonProcessingException e) {
                 throw new IllegalArgumentException(e);
             }
+            return this;
+        }
+
+        /** A body of exactly these bytes (invalid UTF-8, say), labelled JSON unless a Content-Type header says not. */
+        public Call bytes(byte[] raw) {
+            body = raw.clone();
+            return this;
+        }
+
+        /** Sends the body chunked, without a Content-Length, so the server learns its size only by reading it. */
+        public Call chunked() {
+            chunked = true;
             return this;
         }
 
@@ -72,12 +88,11 @@ public final class ApiClient {
         public ApiResponse send() {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((plainHttp ? httpBase : httpsBase) + path))
                     .timeout(Duration.ofSeconds(30))
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(body));
+                    .method(method, publisher());
             if (body != null) {
                 request.header("Content-Type", "application/json");
             }
-            headers.forEach(request::header);
+            headers.forEach(request::setHeader);
             try {
                 return ApiResponse.of(http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
             } catch (IOException e) {
@@ -86,6 +101,15 @@ public final class ApiClient {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
+        }
+
+        private HttpRequest.BodyPublisher publisher() {
+            if (body == null) {
+                return HttpRequest.BodyPublishers.noBody();
+            }
+            byte[] bytes = body;
+            return chunked ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes))
+                    : HttpRequest.BodyPublishers.ofByteArray(bytes);
         }
     }
 

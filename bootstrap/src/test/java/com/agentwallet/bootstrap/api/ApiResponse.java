@@ -20,13 +20,18 @@ public record ApiResponse(int status, HttpResponseHeaders headers, String raw, J
     }
 
     static ApiResponse of(HttpResponse<String> response) {
+        return of(response.statusCode(), response.headers(), response.body());
+    }
+
+    /** An answer read some other way (off a raw socket), its body parsed when it is JSON. */
+    static ApiResponse of(int status, java.net.http.HttpHeaders headers, String body) {
         JsonNode json;
         try {
-            json = response.body().isEmpty() ? MissingNode.getInstance() : JSON.readTree(response.body());
+            json = body.isEmpty() ? MissingNode.getInstance() : JSON.readTree(body);
         } catch (IOException e) {
             json = MissingNode.getInstance();
         }
-        return new ApiResponse(response.statusCode(), new HttpResponseHeaders(response.headers()), response.body(), json);
+        return new ApiResponse(status, new HttpResponseHeaders(headers), body, json);
     }
 
     public Optional<String> header(String name) {
