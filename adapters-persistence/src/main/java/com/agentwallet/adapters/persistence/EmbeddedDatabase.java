@@ -72,9 +72,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
      * the cluster locked by {@code postmaster.pid}: the next start would fail. When no live process
      * holds the cluster (the lock the embedded server takes on {@code epg-lock} is free), that
      * orphaned PostgreSQL is asked to shut down (SIGTERM: a smart shutdown, its clients being gone)
-     * and awaited, so the start can take the cluster over; its committed work is all on disk.
+     * and awaited, so the start can take the cluster over; its committed work is all on disk. Public
+     * for tools and tests that kill a server and must not leave its PostgreSQL running.
      */
-    private static void stopOrphanedServer(Path dataDirectory) throws IOException {
+    public static void stopOrphanedServer(Path dataDirectory) throws IOException {
         Path pidFile = dataDirectory.resolve("postmaster.pid");
         if (!Files.exists(pidFile)) {
             return;

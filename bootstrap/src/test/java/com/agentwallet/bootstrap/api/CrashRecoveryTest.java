@@ -1,0 +1,65 @@
+package com.agentwallet.bootstrap.api;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * The books across crashes: the server runs as a process of its own under the {@link Workload}
+ * and is killed with SIGKILL at random moments, several times, each time started again on the same
+ * data directory and ports. The clients keep going: a request the kill cut off, or that found no
+ * server, is sent again with the same idempotency key until the restarted server answers. Then the
+ * {@link BankAudit}, whose receiver ran through every restart: money conserved to the micro-USDC,
+ * each idempotency key exactly one payment (none paid twice, each sink holding exactly the distinct
+ * payments to it), every committed event delivered at least once.
+ *
+ * <p>System properties: {@code reliability.kills} (default 3), {@code reliability.seconds}
+ * (default 12) the time the server is up under load, split at random between the kills,
+ * {@code reliability.clients} (default 32), {@code reliability.seed} (default random; the figures
+ * line and any failure print it). A soak: {@code -Dreliability.kills=20 -Dreliability.seconds=300}.
+ */
+class CrashRecoveryTest {
+    /** Longer than any run: the test stops the workload itself once the last restarted server has run its share. */
+    private static final Duration UNTIL_STOPPED = Duration.ofHours(6);
+    private static final Duration SHORTEST_LIFE = Duration.ofSeconds(2);
+
+    @Test
+    void killedServersLoseNoMoneyPayNothingTwiceAndDeliverEveryEvent() throws InterruptedException {
+        long seed = Long.getLong("reliability.seed", new Random().nextLong());
+        int clients = Integer.getInteger("reliability.clients", 32);
+        int kills = Integer.getInteger("reliability.kills", 3);
+        Duration live = Duration.ofSeconds(Long.getLong("reliability.seconds", 12));
+        Random random = new Random(seed);
+        Path data = ApiServer.newDataDirectory();
+        ServerProcess server = ServerProcess.start(data);
+        try (BankAudit audit = BankAudit.watch(server.client(), server.org(), data)) {
+            Workload workload = Workload.prepare(server.client(), server.org(), seed, clients, Optional.empty());
+            workload.start(clients, UNTIL_STOPPED);
+            try {
+                for (int kill = 0; kill < kills; kill++) {
+                    Thread.sleep(lifetime(live, kills, random).toMillis());
+                    server.kill();
+                    server = server.startAgain();
+                }
+                Thread.sleep(lifetime(live, kills, random).toMillis());
+            } finally {
+                workload.stop();
+            }
+            Workload.Report report = workload.finish();
+            BankAudit.Figures figures = audit.check(report);
+            System.out.println("crash recovery: seed " + seed + ", " + kills + " SIGKILLs, " + clients + " clients, "
+                    + live.toSeconds() + " s up, " + report.summary() + ", " + figures.line());
+        } finally {
+            server.stop();
+        }
+    }
+
+    /** How long one server lives: about its share of the time up, at random, never less than {@link #SHORTEST_LIFE}. */
+    private static Duration lifetime(Duration live, int kills, Random random) {
+        long share = live.toMillis() / (kills + 1);
+        return SHORTEST_LIFE.plusMillis(Math.max(0, share - SHORTEST_LIFE.toMillis()) * (50 + random.nextInt(101)) / 100);
+    }
+}
