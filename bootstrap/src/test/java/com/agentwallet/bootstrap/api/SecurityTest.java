@@ -63,6 +63,7 @@ class SecurityTest {
     private static final List<Answer> ANSWERS = new ArrayList<>();
     private static final AtomicInteger PRIVATE_REFUSED = new AtomicInteger();
     private static final AtomicInteger HOSTILE_REFUSED = new AtomicInteger();
+    private static final AtomicInteger PLAIN_HTTP_REFUSED = new AtomicInteger();
 
     private record Answer(String request, ApiResponse response, List<String> carried) {
     }
@@ -108,10 +109,30 @@ class SecurityTest {
                             && answer.response().raw().contains(secret))
                     .forEach(answer -> leaks.add(what + " in the answer to " + answer.request()));
         });
-        System.out.printf("security: %d private receivers refused, %d hostile requests refused, %d secrets "
-                        + "checked in %d log lines and %d answers, %d found%n", PRIVATE_REFUSED.get(),
-                HOSTILE_REFUSED.get(), SECRETS.size(), logged.lines().count(), ANSWERS.size(), leaks.size());
+        System.out.printf("security: %d endpoints refused over plain HTTP, %d private receivers refused, %d hostile "
+                        + "requests refused, %d secrets checked in %d log lines and %d answers, %d found%n",
+                PLAIN_HTTP_REFUSED.get(), PRIVATE_REFUSED.get(), HOSTILE_REFUSED.get(), SECRETS.size(), logged.lines().count(), ANSWERS.size(), leaks.size());
         assertThat(leaks).as("secrets where they must never be").isEmpty();
+    }
+
+    /** On the shared server, whose development setup lets the catalogue make its local webhooks. */
+    @Test
+    void plainHttpIsRefusedOnEveryEndpointBeforeAnythingHappens() {
+        ApiServer shared = ApiServer.shared();
+        ApiFixtures sharedFixtures = new ApiFixtures(shared);
+        Endpoints endpoints = Endpoints.prepare(shared);
+        List<String> lists = List.of("/wallets", "/policies", "/wallets/" + endpoints.payer().id() + "/transactions");
+        Map<String, List<JsonNode>> before = new LinkedHashMap<>();
+        lists.forEach(list -> before.put(list, sharedFixtures.all(list)));
+
+        for (Endpoints.Endpoint endpoint : Endpoints.all()) {
+            ApiResponse answer = endpoints.call(shared.client(), endpoint).key(shared.org().ownerKey())
+                    .overPlainHttp().send();
+            assertError(answer, 403, "https_required");
+            PLAIN_HTTP_REFUSED.incrementAndGet();
+        }
+        lists.forEach(list -> assertThat(sharedFixtures.all(list)).as(list + " after plain HTTP")
+                .isEqualTo(before.get(list)));
     }
 
     @Test
