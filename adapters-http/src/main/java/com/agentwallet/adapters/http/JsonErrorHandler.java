@@ -69,7 +69,7 @@ public final class JsonErrorHandler extends ErrorHandler {
     /** The contract's error for a status Jetty chose; {@code reason} is Jetty's words for it, never an exception's. */
     static ApiException toApiException(int status, String reason) {
         if (status == 404) {
-            return ApiException.of(404, "not_found", "No such endpoint");
+            return ApiException.noSuchEndpoint();
         }
         if (status == 405) {
             return ApiException.of(405, "method_not_allowed", "This endpoint does not take the method");
@@ -78,8 +78,7 @@ public final class JsonErrorHandler extends ErrorHandler {
             return ApiException.of(413, "payload_too_large", "The request is larger than this API accepts");
         }
         if (status >= 500 && status != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
-            return ApiException.of(status, "internal_error",
-                    "Something went wrong on our side; the request id helps us find it");
+            return ApiException.internalError(status);
         }
         String param = status == 414 ? "path" : status == 431 ? "headers" : "request";
         return ApiException.validation(param, "The request is malformed: " + (reason == null || reason.isBlank()

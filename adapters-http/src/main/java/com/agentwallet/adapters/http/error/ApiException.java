@@ -44,6 +44,16 @@ public final class ApiException extends RuntimeException {
                 + requiredRole.wireName() + "' or above", Optional.empty(), Optional.of(requiredRole), Optional.empty());
     }
 
+    /** A 404 for a path no endpoint serves. */
+    public static ApiException noSuchEndpoint() {
+        return of(404, "not_found", "No such endpoint");
+    }
+
+    /** A failure on our side, answered with {@code status} (a 5xx) and no detail beyond the request id. */
+    public static ApiException internalError(int status) {
+        return of(status, "internal_error", "Something went wrong on our side; the request id helps us find it");
+    }
+
     /** A 503: the service could not complete the request for now; the answer carries {@code Retry-After}. */
     public static ApiException unavailable(String message) {
         return of(503, "service_unavailable", message);

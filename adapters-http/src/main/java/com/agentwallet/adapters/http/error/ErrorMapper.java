@@ -65,13 +65,13 @@ public final class ErrorMapper implements ExceptionMapper<Throwable> {
                     : "The ledger did not confirm; nothing was changed. Retry the request");
         }
         LOG.error("Unexpected failure", failure);
-        return internalError();
+        return ApiException.internalError(500);
     }
 
     private static ApiException fromStatus(WebApplicationException web) {
         int status = web.getResponse().getStatus();
         if (status == 404) {
-            return ApiException.of(404, "not_found", "No such endpoint");
+            return ApiException.noSuchEndpoint();
         }
         if (web instanceof NotAllowedException) {
             return ApiException.of(405, "method_not_allowed", "This endpoint does not take the method; allowed: "
@@ -82,14 +82,10 @@ public final class ErrorMapper implements ExceptionMapper<Throwable> {
         }
         if (status >= 500) {
             LOG.error("Server error", web);
-            return internalError();
+            return ApiException.internalError(500);
         }
         return ApiException.validation("request", Response.Status.fromStatusCode(status) == null
                 ? "The request could not be processed" : Response.Status.fromStatusCode(status).getReasonPhrase());
-    }
-
-    private static ApiException internalError() {
-        return ApiException.of(500, "internal_error", "Something went wrong on our side; the request id helps us find it");
     }
 
     private static String path(JsonMappingException mapping) {
