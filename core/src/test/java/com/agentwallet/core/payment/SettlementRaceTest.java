@@ -95,13 +95,22 @@ class SettlementRaceTest {
                 return chain.submit(instruction);
             }
             if (payments.incrementAndGet() == 1) {
-                await(() -> rivalArrived.getCount() == 0);
+                awaitTheRival();
                 return new LedgerOutcome.Rejected("ledger_unavailable", "refused before reaching the chain");
             }
             rivalArrived.countDown();
             LedgerOutcome executed = chain.submit(instruction);
             await(refusalApplied);
             return executed;
+        }
+
+        /** Waits a bounded time for a rival submission; with settlements taking turns none comes. */
+        private void awaitTheRival() {
+            try {
+                rivalArrived.await(RIVAL_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         private static void await(BooleanSupplier condition) {
