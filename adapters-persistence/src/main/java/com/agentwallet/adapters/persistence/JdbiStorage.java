@@ -26,6 +26,7 @@ import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -59,8 +60,18 @@ public final class JdbiStorage implements Storage {
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
+        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> work.apply(new HandleStores(handle))));
+    }
+
+    /** On a connection in auto-commit mode, the pool's default: the statement is its own transaction. */
+    @Override
+    public <T> T readOne(Function<Stores, T> work) {
+        return failingAsUnavailable(() -> jdbi.withHandle(handle -> work.apply(new HandleStores(handle))));
+    }
+
+    private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
         try {
-            return jdbi.inTransaction(handle -> work.apply(new HandleStores(handle)));
+            return unitOfWork.get();
         } catch (RuntimeException e) {
             Optional<SQLException> lost = connectionLoss(e);
             if (lost.isPresent()) {

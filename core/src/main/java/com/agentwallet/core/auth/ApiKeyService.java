@@ -45,7 +45,7 @@ public final class ApiKeyService {
             return Optional.empty();
         }
         String presentedHash = hash(presentedSecret);
-        return storage.inTransaction(stores -> stores.apiKeys().findByHash(presentedHash))
+        return storage.readOne(stores -> stores.apiKeys().findByHash(presentedHash))
                 .filter(key -> MessageDigest.isEqual(key.secretHash().getBytes(StandardCharsets.US_ASCII),
                         presentedHash.getBytes(StandardCharsets.US_ASCII)))
                 .filter(key -> !key.isRevoked());

@@ -11,4 +11,13 @@ import java.util.function.Function;
  */
 public interface Storage {
     <T> T inTransaction(Function<Stores, T> work);
+
+    /**
+     * A read of one statement, which needs no transaction around it: {@code work} reads and writes
+     * nothing else. A store may run it without opening a transaction (one round trip to the
+     * database instead of two); by default it is a transaction like any other.
+     */
+    default <T> T readOne(Function<Stores, T> work) {
+        return inTransaction(work);
+    }
 }

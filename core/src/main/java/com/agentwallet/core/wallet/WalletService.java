@@ -89,11 +89,11 @@ public final class WalletService {
     }
 
     public Result<Wallet> get(OrgId orgId, WalletId walletId) {
-        return storage.inTransaction(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId));
+        return storage.readOne(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId));
     }
 
     public Page<Wallet> list(OrgId orgId, WalletStore.Query query, PageRequest page) {
-        return storage.inTransaction(stores -> stores.wallets().list(orgId, query, page));
+        return storage.readOne(stores -> stores.wallets().list(orgId, query, page));
     }
 
     public Result<Wallet> update(OrgId orgId, WalletId walletId, WalletUpdate update) {
