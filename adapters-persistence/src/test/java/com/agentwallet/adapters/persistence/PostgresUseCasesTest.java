@@ -438,7 +438,7 @@ class PostgresUseCasesTest {
         PaymentResult replay = core.payments.pay(command).value();
 
         assertThat(replay.replayed()).isTrue();
-        assertThat(replay.recorded()).contains(response);
+        assertThat(replay.response()).contains(response);
         assertThat(replay.transaction().id()).isEqualTo(first.transaction().id());
         assertThat(number(jdbi, "SELECT response_status FROM idempotency_keys WHERE org_id = ? AND key = 'order-1'",
                 org.value())).isEqualTo(201L);

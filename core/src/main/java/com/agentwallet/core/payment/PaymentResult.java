@@ -6,14 +6,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A payment as it stands after the request, whether the request replayed an earlier one by its
- * idempotency key, and, on a replay, the first request's response when it was recorded.
+ * idempotency key, and the response: on a replay, the first request's when it was recorded; on a
+ * new payment, the answer it was paid with ({@link PaymentService#pay(PayCommand, Optional)}).
  */
-public record PaymentResult(Transaction transaction, boolean replayed, Optional<RecordedResponse> recorded) {
+public record PaymentResult(Transaction transaction, boolean replayed, Optional<RecordedResponse> response) {
     public PaymentResult {
         requireNonNull(transaction, "transaction is null");
-        requireNonNull(recorded, "recorded is null");
-        if (recorded.isPresent() && !replayed) {
-            throw new IllegalArgumentException("only a replay answers a recorded response");
-        }
+        requireNonNull(response, "response is null");
     }
 }

@@ -14,6 +14,7 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.policy.Decision;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -60,41 +62,70 @@ public final class PaymentService {
      * response once that is recorded.
      */
     public Result<PaymentResult> pay(PayCommand command) {
-        Result<Accepted> accepted = storage.inTransaction(stores -> {
-            command.idempotencyKey().ifPresent(key -> stores.idempotency().lock(command.orgId(), key));
-            Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
-            if (wallet.isEmpty()) {
-                return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
-            }
-            Optional<Result<Accepted>> replay = replay(stores, command);
-            if (replay.isPresent()) {
-                return replay.get();
-            }
-            Instant now = clock.instant();
-            return spending.evaluate(stores, wallet.get(), command.session(), command.amount(), command.to(),
-                    command.kind(), now).flatMap(attempt -> {
-                Transaction opened = Transaction.open(ids.tx(), command.orgId(), command.walletId(),
-                        TransactionType.PAYMENT, TransactionStatus.PENDING, command.amount(), command.to(), now)
-                        .withMemo(command.memo());
-                if (attempt.decision() instanceof Decision.Blocked blocked) {
-                    remember(stores, command, spending.recordBlocked(stores, attempt, opened, now));
-                    return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
-                }
-                Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs
-                        ? awaitCoSign(opened, needs.coSigner(), command.initiator(), attempt.wallet(), now)
-                        : opened;
-                Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
-                remember(stores, command, tx);
-                events.publish(stores, tx.status() == TransactionStatus.PENDING_CO_SIGN
-                        ? new DomainEvent.TransactionCoSignRequired(tx, now)
-                        : new DomainEvent.TransactionPending(tx, now));
-                return Result.ok(new Accepted(tx, false, Optional.empty(), topup));
-            });
-        });
+        return pay(command, Optional.empty());
+    }
+
+    /**
+     * {@link #pay(PayCommand)}, answered by {@code answer}: with an idempotency key, the answer to
+     * the payment as it ends is recorded with the key, in the database transaction that applies the
+     * ledger's outcome when there is one, so that a replay answers exactly the same.
+     *
+     * <p>The settlement of the new payment's id is held from before the payment exists until its
+     * outcome is applied: no replay or recovery can settle it meanwhile, so it goes to the ledger
+     * from what was just written, without reading it back.
+     */
+    public Result<PaymentResult> pay(PayCommand command, Optional<Function<Transaction, RecordedResponse>> answer) {
+        TxId id = ids.tx();
+        Result<Accepted> accepted = settlement.holding(id, () -> storage.inTransaction(stores -> accept(stores, command, id))
+                .map(done -> done.instruction().map(instruction -> done.settled(settlement.settleCreated(done.tx(),
+                        instruction, (stores, settled) -> answer.map(a -> remember(stores, command, a.apply(settled))))))
+                        .orElse(done)));
         return accepted.map(done -> {
             done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
-            return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), done.replayed(),
-                    done.recorded());
+            if (done.replayed()) {
+                return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), true, done.response());
+            }
+            Optional<RecordedResponse> response = done.response()
+                    .or(() -> answer.map(a -> answeredLater(command, a.apply(done.tx()))));
+            return new PaymentResult(done.tx(), false, response);
+        });
+    }
+
+    /**
+     * Phase one under the wallet's lock: a replay of the idempotency key, or the checks and, unless
+     * blocked, the debit of a new transaction {@code id}.
+     */
+    private Result<Accepted> accept(Stores stores, PayCommand command, TxId id) {
+        command.idempotencyKey().ifPresent(key -> stores.idempotency().lock(command.orgId(), key));
+        Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
+        if (wallet.isEmpty()) {
+            return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
+        }
+        Optional<Result<Accepted>> replay = replay(stores, command);
+        if (replay.isPresent()) {
+            return replay.get();
+        }
+        Instant now = clock.instant();
+        return spending.evaluate(stores, wallet.get(), command.session(), command.amount(), command.to(),
+                command.kind(), now).flatMap(attempt -> {
+            Transaction opened = Transaction.open(id, command.orgId(), command.walletId(),
+                    TransactionType.PAYMENT, TransactionStatus.PENDING, command.amount(), command.to(), now)
+                    .withMemo(command.memo());
+            if (attempt.decision() instanceof Decision.Blocked blocked) {
+                remember(stores, command, spending.recordBlocked(stores, attempt, opened, now));
+                return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
+            }
+            Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs
+                    ? awaitCoSign(opened, needs.coSigner(), command.initiator(), attempt.wallet(), now)
+                    : opened;
+            Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
+            remember(stores, command, tx);
+            events.publish(stores, tx.status() == TransactionStatus.PENDING_CO_SIGN
+                    ? new DomainEvent.TransactionCoSignRequired(tx, now)
+                    : new DomainEvent.TransactionPending(tx, now));
+            Optional<LedgerInstruction> instruction = tx.status() == TransactionStatus.PENDING
+                    ? Optional.of(Settlement.payInstruction(tx, attempt.wallet())) : Optional.empty();
+            return Result.ok(new Accepted(tx, false, Optional.empty(), topup, instruction));
         });
     }
 
@@ -164,11 +195,11 @@ public final class PaymentService {
     }
 
     public Result<Transaction> get(OrgId orgId, TxId txId) {
-        return storage.inTransaction(stores -> Result.found(stores.transactions().find(orgId, txId), "transaction", txId));
+        return storage.readOne(stores -> Result.found(stores.transactions().find(orgId, txId), "transaction", txId));
     }
 
     public Page<Transaction> list(OrgId orgId, TransactionStore.Query query, PageRequest page) {
-        return storage.inTransaction(stores -> stores.transactions().list(orgId, query, page));
+        return storage.readOne(stores -> stores.transactions().list(orgId, query, page));
     }
 
     /**
@@ -198,13 +229,29 @@ public final class PaymentService {
                     Transaction first = stores.transactions().find(command.orgId(), record.txId()).orElseThrow();
                     return first.violation().<Result<Accepted>>map(
                                     violation -> Result.refused(new Rejection.PolicyViolated(violation)))
-                            .orElseGet(() -> Result.ok(new Accepted(first, true, record.response(), Optional.empty())));
+                            .orElseGet(() -> Result.ok(new Accepted(first, true, record.response(), Optional.empty(),
+                                    Optional.empty())));
                 });
     }
 
     private void remember(Stores stores, PayCommand command, Transaction tx) {
         command.idempotencyKey().ifPresent(key -> stores.idempotency().insert(
                 IdempotencyRecord.firstUse(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
+    }
+
+    /**
+     * The answer to a payment whose outcome was not applied in this request (it waits for a
+     * co-signature, or the ledger's answer is unknown), recorded with the key in a transaction of its own.
+     */
+    private RecordedResponse answeredLater(PayCommand command, RecordedResponse answer) {
+        command.idempotencyKey().ifPresent(key -> recordResponse(command.orgId(), key, answer));
+        return answer;
+    }
+
+    /** Records the answer with the command's idempotency key, if it has one; answers it. */
+    private RecordedResponse remember(Stores stores, PayCommand command, RecordedResponse answer) {
+        command.idempotencyKey().ifPresent(key -> stores.idempotency().recordResponse(command.orgId(), key, answer));
+        return answer;
     }
 
     private Transaction awaitCoSign(Transaction opened, String coSigner, Optional<Actor> initiator, Wallet wallet,
@@ -226,8 +273,16 @@ public final class PaymentService {
         return TransactionMachine.applyAndStore(stores, events, tx, command, now);
     }
 
-    /** A payment booked by the request, or the one it replayed with the first response when recorded. */
-    private record Accepted(Transaction tx, boolean replayed, Optional<RecordedResponse> recorded,
-                            Optional<Transaction> topup) {
+    /**
+     * A payment booked by the request, with the instruction to settle it when it goes to the ledger
+     * now; or the one it replayed, with the first response when recorded.
+     */
+    private record Accepted(Transaction tx, boolean replayed, Optional<RecordedResponse> response,
+                            Optional<Transaction> topup, Optional<LedgerInstruction> instruction) {
+        /** After the settlement of the booked payment: as it ended, with the answer recorded alongside. */
+        Accepted settled(Settlement.Settled<Optional<RecordedResponse>> settled) {
+            return new Accepted(settled.transaction(), false, settled.alongside().flatMap(r -> r), topup,
+                    Optional.empty());
+        }
     }
 }

@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -64,9 +66,53 @@ public final class Settlement {
 
     /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
     public Transaction settle(OrgId orgId, TxId txId) {
-        synchronized (locks[Math.floorMod(txId.hashCode(), LOCK_STRIPES)]) {
-            return settleAlone(orgId, txId);
+        return holding(txId, () -> settleAlone(orgId, txId));
+    }
+
+    /**
+     * Runs {@code work} holding the settlement of {@code txId} in this process. For an id made for a
+     * transaction {@code work} is about to create, nobody else can settle that transaction before
+     * {@code work} ends, so {@code work} may settle it from what it created, with {@link #settleCreated}.
+     * A settlement is held only outside database transactions and never while taking another, so
+     * holding one cannot deadlock.
+     */
+    public <T> T holding(TxId txId, Supplier<T> work) {
+        synchronized (lockOf(txId)) {
+            return work.get();
         }
+    }
+
+    /**
+     * Settles a transaction the caller has just committed as {@code pending}, while {@link #holding}
+     * its id: submits the instruction it was made with and applies the outcome, without reading it
+     * back first. {@code alongside} runs in the database transaction that applies the outcome, with
+     * the transaction as it ends; there is none when the ledger's answer is unknown.
+     */
+    public <R> Settled<R> settleCreated(Transaction created, LedgerInstruction instruction,
+                                        BiFunction<Stores, Transaction, R> alongside) {
+        if (!Thread.holdsLock(lockOf(created.id()))) {
+            throw new IllegalStateException("the settlement of " + created.id() + " is not held");
+        }
+        LedgerOutcome outcome = submit(instruction);
+        if (outcome instanceof LedgerOutcome.Unknown) {
+            return new Settled<>(created, Optional.empty());
+        }
+        return storage.inTransaction(stores -> {
+            Transaction applied = apply(stores, created.orgId(), created.id(), outcome);
+            return new Settled<>(applied, Optional.of(alongside.apply(stores, applied)));
+        });
+    }
+
+    /** A transaction as its settlement left it, and what ran alongside the outcome's application, if it ran. */
+    public record Settled<R>(Transaction transaction, Optional<R> alongside) {
+        public Settled {
+            requireNonNull(transaction, "transaction is null");
+            requireNonNull(alongside, "alongside is null");
+        }
+    }
+
+    private Object lockOf(TxId txId) {
+        return locks[Math.floorMod(txId.hashCode(), LOCK_STRIPES)];
     }
 
     /** Submits and applies, with no other settlement of the transaction under way. */
@@ -82,12 +128,15 @@ public final class Settlement {
         if (work.instruction().isEmpty()) {
             return work.tx();
         }
-        LedgerOutcome outcome = despiteAnOrphanedDispute(work.instruction().get(),
-                ledger.submit(work.instruction().get()));
+        LedgerOutcome outcome = submit(work.instruction().get());
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
         return storage.inTransaction(stores -> apply(stores, orgId, txId, outcome));
+    }
+
+    private LedgerOutcome submit(LedgerInstruction instruction) {
+        return despiteAnOrphanedDispute(instruction, ledger.submit(instruction));
     }
 
     /**

@@ -59,9 +59,11 @@ public final class Spending {
         SpendSummary spend = locked.spend().advanceTo(now,
                 stores.spendLog().entriesIn(locked.id(), locked.spend().leavingBy(now)));
         Wallet wallet = locked.withSpend(spend);
+        // The recipient's category matters only to a policy that blocks some: no read for the others.
+        Optional<String> category = policy.rules().blockedCategories().isEmpty() ? Optional.empty()
+                : stores.recipientCategories().categoryOf(wallet.orgId(), recipient);
         Decision decision = PolicyEngine.evaluate(policy.rules(), new PaymentCheck(wallet.id(), wallet.sessionVersion(),
-                session, amount, recipient, stores.recipientCategories().categoryOf(wallet.orgId(), recipient), spend,
-                now, kind));
+                session, amount, recipient, category, spend, now, kind));
         if (!(decision instanceof Decision.Blocked) && wallet.balance().isLessThan(amount)) {
             return Result.refused(new Rejection.InsufficientFunds(
                     "Wallet " + wallet.id() + " holds " + wallet.balance() + "; the payment needs " + amount));

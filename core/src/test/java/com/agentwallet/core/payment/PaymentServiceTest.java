@@ -331,18 +331,20 @@ class PaymentServiceTest {
         }
 
         @Test
-        void aReplayOfAPaymentLeftPendingFinishesIt() {
+        void aReplayOfAPaymentLeftPendingFinishesItAndAnswersTheFirstAnswer() {
             FundedWallet wallet = walletUnder(rules(), "500");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             core.ledger.leaveUnansweredWhen(i -> i instanceof LedgerInstruction.Pay);
-            Transaction pending = core.payments.pay(request.build()).value().transaction();
+            PaymentResult first = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
             core.ledger.behaveNormally();
 
-            PaymentResult replay = core.payments.pay(request.build()).value();
+            PaymentResult replay = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
 
-            assertThat(pending.status()).isEqualTo(TransactionStatus.PENDING);
+            assertThat(first.transaction().status()).isEqualTo(TransactionStatus.PENDING);
+            assertThat(first.response()).contains(new RecordedResponse(200, first.transaction().id() + " pending"));
             assertThat(replay.replayed()).isTrue();
             assertThat(replay.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+            assertThat(replay.response()).as("the first answer stays").isEqualTo(first.response());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
         }
 
@@ -384,14 +386,40 @@ class PaymentServiceTest {
             boolean recorded = core.payments.recordResponse(org, "key-1", response);
             PaymentResult replay = core.payments.pay(request.build()).value();
 
-            assertThat(first.recorded()).isEmpty();
+            assertThat(first.response()).isEmpty();
             assertThat(beforeRecording.replayed()).isTrue();
-            assertThat(beforeRecording.recorded()).isEmpty();
+            assertThat(beforeRecording.response()).isEmpty();
             assertThat(recorded).isTrue();
             assertThat(replay.replayed()).isTrue();
-            assertThat(replay.recorded()).contains(response);
+            assertThat(replay.response()).contains(response);
             assertThat(replay.transaction().id()).isEqualTo(first.transaction().id());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
+        }
+
+        @Test
+        void theAnswerToANewPaymentDescribesItsOutcomeAndIsWhatAReplayAnswers() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
+
+            PaymentResult first = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
+            PaymentResult replay = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
+
+            assertThat(first.replayed()).isFalse();
+            assertThat(first.response()).contains(new RecordedResponse(200, first.transaction().id() + " confirmed"));
+            assertThat(replay.replayed()).isTrue();
+            assertThat(replay.response()).isEqualTo(first.response());
+            assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
+        }
+
+        @Test
+        void withoutAKeyTheAnswerIsGivenButNothingIsRecorded() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+
+            PaymentResult paid = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("40").build(),
+                    Optional.of(PaymentServiceTest::answer)).value();
+
+            assertThat(paid.response()).contains(new RecordedResponse(200, paid.transaction().id() + " confirmed"));
+            assertThat(core.payments.recordResponse(org, "key-1", new RecordedResponse(200, "none"))).isFalse();
         }
 
         @Test
@@ -405,7 +433,7 @@ class PaymentServiceTest {
             boolean second = core.payments.recordResponse(org, "key-1", new RecordedResponse(200, "second"));
 
             assertThat(second).isFalse();
-            assertThat(core.payments.pay(request.build()).value().recorded()).contains(first);
+            assertThat(core.payments.pay(request.build()).value().response()).contains(first);
         }
 
         @Test
@@ -433,7 +461,7 @@ class PaymentServiceTest {
 
             assertThat(recorded).isFalse();
             assertThat(retry.replayed()).isFalse();
-            assertThat(retry.recorded()).isEmpty();
+            assertThat(retry.response()).isEmpty();
         }
 
         @Test
@@ -458,8 +486,8 @@ class PaymentServiceTest {
             PaymentResult afterExpiry = core.payments.pay(request.build()).value();
 
             assertThat(afterExpiry.replayed()).isFalse();
-            assertThat(afterExpiry.recorded()).isEmpty();
-            assertThat(core.payments.pay(request.build()).value().recorded()).isEmpty();
+            assertThat(afterExpiry.response()).isEmpty();
+            assertThat(core.payments.pay(request.build()).value().response()).isEmpty();
         }
     }
 
@@ -899,5 +927,10 @@ class PaymentServiceTest {
 
     private Usdc orgBalance() {
         return core.organisations.get(org).value().balance();
+    }
+
+    /** An answer as the HTTP adapter would render one: enough to tell the transaction and its state. */
+    private static RecordedResponse answer(Transaction tx) {
+        return new RecordedResponse(200, tx.id() + " " + tx.status().wireName());
     }
 }

@@ -11,6 +11,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.PaymentRequest;
 import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,13 +40,14 @@ class SettlementRaceTest {
     /** How long the refused submission waits for a rival submission, which is blocked when settlements take turns. */
     private static final Duration RIVAL_PATIENCE = Duration.ofSeconds(1);
 
+    private final RacingLedger ledger = new RacingLedger();
+    private final CoreFixture core = CoreFixture.on(clock -> ledger, 61);
+    private final Scenario given = new Scenario(core);
+    private final OrgId org = given.organisation("1000");
+    private final FundedWallet wallet = given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "100");
+
     @Test
     void aRefusalAppliedWhileARivalSubmissionOfTheSamePaymentLandsCannotHappen() throws Exception {
-        RacingLedger ledger = new RacingLedger();
-        CoreFixture core = CoreFixture.on(clock -> ledger, 61);
-        Scenario given = new Scenario(core);
-        OrgId org = given.organisation("1000");
-        FundedWallet wallet = given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "100");
         ledger.chain.leaveUnansweredWhen(instruction -> instruction instanceof LedgerInstruction.Pay);
         Transaction pending = given.pay(wallet, PAYEE, "30").value().transaction();
         assertThat(pending.status()).isEqualTo(TransactionStatus.PENDING);
@@ -74,6 +77,31 @@ class SettlementRaceTest {
                 .isEqualTo(ledger.balance(new LedgerAccount.Wallet(wallet.wallet().address())));
     }
 
+    @Test
+    void aReplayArrivingWhileTheFirstRequestSettlesWaitsForItsOutcome() throws Exception {
+        PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("30").idempotencyKey("key-1");
+        // Racing from the first submission on; a rival would come after the debit, so the hold back means refused.
+        ledger.race(() -> core.wallets.get(org, wallet.wallet().id()).value().balance().equals(Usdc.parse("100")));
+
+        ExecutorService requests = Executors.newFixedThreadPool(2);
+        try {
+            Future<PaymentResult> first = requests.submit(() -> core.payments.pay(request.build()).value());
+            ledger.firstSubmission.await(30, TimeUnit.SECONDS);
+            Future<PaymentResult> replay = requests.submit(() -> core.payments.pay(request.build()).value());
+
+            Transaction paid = first.get(30, TimeUnit.SECONDS).transaction();
+            PaymentResult replayed = replay.get(30, TimeUnit.SECONDS);
+            assertThat(paid.status()).as("the refusal of its only submission decides").isEqualTo(TransactionStatus.FAILED);
+            assertThat(replayed.replayed()).isTrue();
+            assertThat(replayed.transaction()).isEqualTo(paid);
+        } finally {
+            requests.shutdownNow();
+        }
+        assertThat(ledger.payments.get()).as("the replay never submitted the payment again").isEqualTo(1);
+        assertThat(ledger.chain.balanceOf(PAYEE)).isZero();
+        assertThat(core.wallets.get(org, wallet.wallet().id()).value().balance()).isEqualTo(Usdc.parse("100"));
+    }
+
     /**
      * The fake ledger, but once racing, payments are answered so as to interleave the worst way: the
      * first submission waits (a bounded time) for a rival, then is refused without executing; the
@@ -81,8 +109,10 @@ class SettlementRaceTest {
      */
     private static final class RacingLedger implements LedgerPort {
         final FakeLedger chain = new FakeLedger();
-        private final AtomicInteger payments = new AtomicInteger();
+        final AtomicInteger payments = new AtomicInteger();
         private final CountDownLatch rivalArrived = new CountDownLatch(1);
+        /** Counted down when the first payment reaches the ledger once racing. */
+        final CountDownLatch firstSubmission = new CountDownLatch(1);
         private volatile BooleanSupplier refusalApplied;
 
         void race(BooleanSupplier refusalApplied) {
@@ -95,6 +125,7 @@ class SettlementRaceTest {
                 return chain.submit(instruction);
             }
             if (payments.incrementAndGet() == 1) {
+                firstSubmission.countDown();
                 awaitTheRival();
                 return new LedgerOutcome.Rejected("ledger_unavailable", "refused before reaching the chain");
             }

@@ -12,6 +12,7 @@ import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.RecordedResponse;
+import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.Decision;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -94,14 +95,10 @@ public final class PaymentResource {
         if (isDryRun(dryRun)) {
             return Response.ok(DecisionJson.of(orThrow(payments.decide(command)))).build();
         }
-        PaymentResult result = orThrow(payments.pay(command));
-        if (result.replayed()) {
-            RecordedResponse answer = result.recorded().orElseGet(() -> render(result));
-            return Response.status(answer.status()).entity(answer.body()).header(IDEMPOTENT_REPLAYED, "true").build();
-        }
-        RecordedResponse answer = render(result);
-        command.idempotencyKey().ifPresent(key -> payments.recordResponse(caller.orgId(), key, answer));
-        return Response.status(answer.status()).entity(answer.body()).build();
+        PaymentResult result = orThrow(payments.pay(command, Optional.of(this::render)));
+        RecordedResponse answer = result.response().orElseGet(() -> render(result.transaction()));
+        Response.ResponseBuilder response = Response.status(answer.status()).entity(answer.body());
+        return (result.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response).build();
     }
 
     @GET
@@ -133,9 +130,9 @@ public final class PaymentResource {
         return TransactionJson.of(orThrow(payments.reject(Caller.of(security).orgId(), txId(id), reason)));
     }
 
-    private RecordedResponse render(PaymentResult result) {
+    private RecordedResponse render(Transaction transaction) {
         try {
-            return new RecordedResponse(200, json.writeValueAsString(TransactionJson.of(result.transaction())));
+            return new RecordedResponse(200, json.writeValueAsString(TransactionJson.of(transaction)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write a transaction as JSON", e);
         }
