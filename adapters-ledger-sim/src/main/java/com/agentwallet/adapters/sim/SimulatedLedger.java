@@ -11,13 +11,10 @@ import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerPort;
 
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.PrivateKey;
-import java.security.Signature;
-import java.security.spec.EdECPrivateKeySpec;
-import java.security.spec.NamedParameterSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +40,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
     private final WalletProgram program;
     private final Clock clock;
     private final Instant genesis;
-    private final PrivateKey feePayer;
+    private final Ed25519PrivateKeyParameters feePayer;
     private final SimFaults faults;
     private final Random faultSource;
     private final Journal journal;
@@ -158,24 +155,17 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     /** The fee payer's signature of the operation: the same seed and operation give the same signature. */
     private String sign(LedgerInstruction instruction) {
-        try {
-            Signature signer = Signature.getInstance("Ed25519");
-            signer.initSign(feePayer);
-            signer.update(("agent-wallet-sim/tx|" + instruction.getClass().getSimpleName() + "|" + instruction.operationId())
-                    .getBytes(StandardCharsets.UTF_8));
-            return Base58.encode(signer.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Ed25519 signing is unavailable", e);
-        }
+        byte[] message = ("agent-wallet-sim/tx|" + instruction.getClass().getSimpleName() + "|"
+                + instruction.operationId()).getBytes(StandardCharsets.UTF_8);
+        Ed25519Signer signer = new Ed25519Signer();
+        signer.init(true, feePayer);
+        signer.update(message, 0, message.length);
+        return Base58.encode(signer.generateSignature());
     }
 
-    private static PrivateKey feePayerKey(long seed) {
-        byte[] secret = Hashing.sha256(("agent-wallet-sim/fee-payer/" + seed).getBytes(StandardCharsets.UTF_8));
-        try {
-            return KeyFactory.getInstance("Ed25519").generatePrivate(new EdECPrivateKeySpec(NamedParameterSpec.ED25519, secret));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Ed25519 keys are unavailable", e);
-        }
+    private static Ed25519PrivateKeyParameters feePayerKey(long seed) {
+        return new Ed25519PrivateKeyParameters(
+                Hashing.sha256(("agent-wallet-sim/fee-payer/" + seed).getBytes(StandardCharsets.UTF_8)), 0);
     }
 
     private static void pause(Duration latency) {

@@ -1,5 +1,7 @@
 package com.agentwallet.adapters.sim;
 
+import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
@@ -15,6 +17,12 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.spec.NamedParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,6 +64,30 @@ class SimulatedLedgerTest {
                 assertThat(other.get(i)).as("refusal %d", i).isEqualTo(first.get(i));
             }
         }
+    }
+
+    /** Checked with the JDK's own Ed25519, so that the signing library can change without the signatures changing. */
+    @Test
+    void signaturesAreTheFeePayersEd25519SignaturesOfTheOperation() throws Exception {
+        byte[] secret = Hashing.sha256("agent-wallet-sim/fee-payer/11".getBytes(StandardCharsets.UTF_8));
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
+        generator.initialize(NamedParameterSpec.ED25519, new SecureRandom() {
+            @Override
+            public void nextBytes(byte[] bytes) {
+                System.arraycopy(secret, 0, bytes, 0, bytes.length);
+            }
+        });
+        PublicKey feePayer = generator.generateKeyPair().getPublic();
+        SimulatedLedger ledger = SimulatedLedger.inMemory(MutableClock.atTestEpoch(), 11L);
+        OrgId org = new RandomIdGenerator(new Random(7)).org();
+        LedgerInstruction.Deposit deposit = new LedgerInstruction.Deposit("tx_signed", org, Usdc.parse("1"));
+
+        LedgerOutcome.Confirmed confirmed = (LedgerOutcome.Confirmed) ledger.submit(deposit);
+
+        Signature verifier = Signature.getInstance("Ed25519");
+        verifier.initVerify(feePayer);
+        verifier.update("agent-wallet-sim/tx|Deposit|tx_signed".getBytes(StandardCharsets.UTF_8));
+        assertThat(verifier.verify(Base58.decode(confirmed.signature(), 64).orElseThrow())).isTrue();
     }
 
     @Test
