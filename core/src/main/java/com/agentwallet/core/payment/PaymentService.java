@@ -14,6 +14,7 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.policy.Decision;
 import com.agentwallet.core.port.LedgerPort;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -34,6 +36,12 @@ import static java.util.Objects.requireNonNull;
 
 /** Use cases of payments: pay (and its dry run), co-sign, reject, co-sign expiry, and reading history. */
 public final class PaymentService {
+    /**
+     * Payments of one wallet booked together at most: enough to share one commit among all the
+     * clients of a busy wallet, few enough that the wallet's lock is not held long.
+     */
+    static final int MAX_BATCH = 32;
+
     private final Storage storage;
     private final LedgerPort ledger;
     private final Spending spending;
@@ -42,6 +50,8 @@ public final class PaymentService {
     private final IdGenerator ids;
     private final Clock clock;
     private final CoreSettings settings;
+    /** Phase one, payments of one wallet arriving together booked in one transaction. */
+    private final GroupCommit<WalletId, Booking, Result<Accepted>> phaseOne = new GroupCommit<>(MAX_BATCH, this::book);
 
     public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
                           EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
@@ -76,7 +86,7 @@ public final class PaymentService {
      */
     public Result<PaymentResult> pay(PayCommand command, Optional<Function<Transaction, RecordedResponse>> answer) {
         TxId id = ids.tx();
-        Result<Accepted> accepted = settlement.holding(id, () -> storage.inTransaction(stores -> accept(stores, command, id))
+        Result<Accepted> accepted = settlement.holding(id, () -> phaseOne.submit(command.walletId(), new Booking(command, id))
                 .map(done -> done.instruction().map(instruction -> done.settled(settlement.settleCreated(done.tx(),
                         instruction, (stores, settled) -> answer.map(a -> remember(stores, command, a.apply(settled))))))
                         .orElse(done)));
@@ -92,11 +102,25 @@ public final class PaymentService {
     }
 
     /**
-     * Phase one under the wallet's lock: a replay of the idempotency key, or the checks and, unless
-     * blocked, the debit of a new transaction {@code id}.
+     * Phase one of a batch of payments from one wallet, in one database transaction: their idempotency
+     * keys locked first, in the global order of keys, then each payment in turn.
+     */
+    private List<Result<Accepted>> book(List<Booking> bookings) {
+        return storage.inTransaction(stores -> {
+            bookings.stream().flatMap(b -> b.command().idempotencyKey().map(key -> Map.entry(key, b.command().orgId()))
+                            .stream()).distinct()
+                    .sorted(Map.Entry.<String, OrgId>comparingByKey().thenComparing(e -> e.getValue().value()))
+                    .forEach(key -> stores.idempotency().lock(key.getValue(), key.getKey()));
+            return bookings.stream().map(b -> accept(stores, b.command(), b.id())).toList();
+        });
+    }
+
+    /**
+     * Phase one of one payment, its idempotency key locked, under the wallet's lock: a replay of the
+     * key, or the checks and, unless blocked, the debit of a new transaction {@code id}. The checks
+     * see every payment booked before it, in the same batch too.
      */
     private Result<Accepted> accept(Stores stores, PayCommand command, TxId id) {
-        command.idempotencyKey().ifPresent(key -> stores.idempotency().lock(command.orgId(), key));
         Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
         if (wallet.isEmpty()) {
             return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
@@ -271,6 +295,10 @@ public final class PaymentService {
 
     private Result<Transaction> step(Stores stores, Transaction tx, TransactionCommand command, Instant now) {
         return TransactionMachine.applyAndStore(stores, events, tx, command, now);
+    }
+
+    /** A payment to book as transaction {@code id}. */
+    private record Booking(PayCommand command, TxId id) {
     }
 
     /**
