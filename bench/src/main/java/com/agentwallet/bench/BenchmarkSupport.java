@@ -100,7 +100,12 @@ public final class BenchmarkSupport {
 
     /** The line that says how much of the machine the benchmark had at its start. */
     public static void printMachine() {
-        System.out.printf(Locale.ROOT, "machine: %d cpus, load average at start: %s%n",
+        System.out.println(machine());
+    }
+
+    /** The machine line of {@link #printMachine()}, for a benchmark that prints it again in its summary. */
+    public static String machine() {
+        return String.format(Locale.ROOT, "machine: %d cpus, load average at start: %s",
                 Runtime.getRuntime().availableProcessors(), loadAverage());
     }
 

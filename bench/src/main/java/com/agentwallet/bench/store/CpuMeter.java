@@ -13,20 +13,21 @@ import java.util.Optional;
  * postmaster, the backends it has reaped, and its live backends). On a small machine throughput is
  * bounded by CPU, so CPU per payment says where the time goes even when other work shares it.
  */
-final class CpuMeter {
+public final class CpuMeter {
     /** Clock ticks per second of /proc/[pid]/stat; 100 on every common Linux configuration. */
     private static final double TICKS_PER_SECOND = 100.0;
 
     /** CPU seconds so far. */
-    record Sample(double jvm, double waitedChildren, double server) {
-        Sample minus(Sample earlier) {
+    public record Sample(double jvm, double waitedChildren, double server) {
+        public Sample minus(Sample earlier) {
             return new Sample(jvm - earlier.jvm, waitedChildren - earlier.waitedChildren, server - earlier.server);
         }
     }
 
     private final Optional<Long> postmaster;
 
-    CpuMeter(Path dataDirectory) {
+    /** The meter of this JVM, its children and the PostgreSQL whose cluster is {@code dataDirectory}. */
+    public CpuMeter(Path dataDirectory) {
         Optional<Long> pid;
         try {
             pid = Optional.of(Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim()));
@@ -36,11 +37,11 @@ final class CpuMeter {
         this.postmaster = pid;
     }
 
-    boolean available() {
+    public boolean available() {
         return postmaster.isPresent() && Files.isDirectory(Path.of("/proc/self"));
     }
 
-    Sample sample() {
+    public Sample sample() {
         double jvm = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() / 1e9 : 0;
         double children = stat("self").map(s -> (s[13] + s[14]) / TICKS_PER_SECOND).orElse(0.0);
@@ -62,13 +63,27 @@ final class CpuMeter {
         return new Sample(jvm, children, server);
     }
 
+    /** The CPU seconds (user and system) process {@code pid} has used so far; NaN when /proc does not say. */
+    public static double processSeconds(long pid) {
+        return stat(Long.toString(pid)).map(s -> (s[11] + s[12]) / TICKS_PER_SECOND).orElse(Double.NaN);
+    }
+
     /**
      * This JVM's CPU seconds by kind of thread, user and system time apart: "user:workers",
      * "sys:workers", "user:JIT", ... read from /proc/self/task (threads that ended are missed).
      */
     static java.util.Map<String, Double> jvmThreads() {
+        return threads("self");
+    }
+
+    /** The same for the JVM of process {@code pid} (a server under test); Jetty's threads are "requests". */
+    public static java.util.Map<String, Double> jvmThreads(long pid) {
+        return threads(Long.toString(pid));
+    }
+
+    private static java.util.Map<String, Double> threads(String process) {
         java.util.Map<String, Double> byKind = new java.util.TreeMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", process, "task"))) {
             for (Path task : tasks) {
                 String name;
                 try {
@@ -76,11 +91,12 @@ final class CpuMeter {
                 } catch (IOException e) {
                     continue;
                 }
-                Optional<long[]> s = stat("self/task/" + task.getFileName());
+                Optional<long[]> s = stat(process + "/task/" + task.getFileName());
                 if (s.isEmpty()) {
                     continue;
                 }
                 String kind = name.startsWith("pool-") || name.startsWith("ForkJoin") ? "workers"
+                        : name.startsWith("dw-") ? "requests"
                         : name.contains("Compiler") ? "JIT"
                         : name.startsWith("GC") || name.startsWith("G1") || name.contains("GC") ? "GC"
                         : name.startsWith("agent-wallet") || name.startsWith("HikariPool") ? "pool housekeeping"
@@ -95,7 +111,7 @@ final class CpuMeter {
     }
 
     /** {@code later - earlier}, key by key. */
-    static java.util.Map<String, Double> minus(java.util.Map<String, Double> later, java.util.Map<String, Double> earlier) {
+    public static java.util.Map<String, Double> minus(java.util.Map<String, Double> later, java.util.Map<String, Double> earlier) {
         java.util.Map<String, Double> delta = new java.util.TreeMap<>();
         later.forEach((k, v) -> delta.put(k, v - earlier.getOrDefault(k, 0.0)));
         return delta;

@@ -23,17 +23,19 @@ import java.util.regex.Pattern;
  * sub-select of the locking statement, so it costs no round trip. Every id a script inserts is
  * unique per run, client and execution.
  */
-final class Pgbench {
-    /** The statements of one payment through the service, in the service's order, one for one. */
+public final class Pgbench {
+    /**
+     * The statements of one payment through the service (no idempotency key, a policy that blocks no
+     * category), in the service's order, one for one: it goes to the ledger from what it wrote.
+     */
     static final String EXACT_SHAPE = """
             -- phase one (PaymentService.pay): check and debit in one transaction
             \\set n random(:lo, :hi)
             \\set seq :seq + 1
             BEGIN;
-            SELECT * FROM wallets WHERE id = (SELECT wallet_id FROM bench_wallets WHERE n = :n) AND org_id = :org FOR UPDATE \\gset w_
+            SELECT * FROM wallets WHERE id = (SELECT wallet_id FROM bench_wallets WHERE n = :n) AND org_id = :org FOR NO KEY UPDATE \\gset w_
             SELECT * FROM policies WHERE id = :w_policy_id AND org_id = :org AND deleted_at IS NULL;
             SELECT * FROM spend_entries WHERE wallet_id = :w_id AND ((at > :w_day_cutoff AND at <= now() - interval '1 day') OR (at > :w_month_cutoff AND at <= now() - interval '30 days') OR (at > :w_hour_cutoff AND at <= now() - interval '1 hour')) ORDER BY at, tx_id;
-            SELECT category FROM recipient_categories WHERE org_id = :org AND recipient = :payee;
             INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (:w_id, 'tx_pgb' || :run || '_' || :client_id || '_' || :seq, now(), :amount);
             \\set balance :w_balance_micros - :amount
             \\set day :w_spend_day_micros + :amount
@@ -43,18 +45,13 @@ final class Pgbench {
             INSERT INTO transactions (id, org_id, wallet_id, type, status, amount_micros, recipient, memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, escrow_id, failure_reason, created_at, updated_at) VALUES ('tx_pgb' || :run || '_' || :client_id || '_' || :seq, :org, :w_id, 'payment', 'pending', :amount, :payee, NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, now(), now());
             INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) VALUES ('evt_pgb' || :run || '_' || :client_id || '_' || :seq || 'p', :org, 'transaction.pending', :w_id, CAST(:pending_body AS jsonb), now());
             COMMIT;
-            -- Settlement.settle: read the transaction and its wallet to build the instruction
-            BEGIN;
-            SELECT * FROM transactions WHERE id = 'tx_pgb' || :run || '_' || :client_id || '_' || :seq AND org_id = :org;
-            SELECT * FROM wallets WHERE id = :w_id AND org_id = :org;
-            COMMIT;
             -- (the ledger answers here, outside any transaction)
             -- Settlement.apply: confirm, announce, credit the recipient if it is a wallet of the service
             BEGIN;
-            SELECT * FROM transactions WHERE id = 'tx_pgb' || :run || '_' || :client_id || '_' || :seq AND org_id = :org FOR UPDATE;
+            SELECT * FROM transactions WHERE id = 'tx_pgb' || :run || '_' || :client_id || '_' || :seq AND org_id = :org FOR NO KEY UPDATE;
             UPDATE transactions SET status = 'confirmed', memo = NULL, policy_triggered = false, violation_rule = NULL, violation_limit = NULL, violation_attempted = NULL, signature = :signature, slot = :seq, co_signer = NULL, co_sign_payload = NULL, co_sign_expires_at = NULL, co_signature = NULL, escrow_id = NULL, failure_reason = NULL, updated_at = now() WHERE id = 'tx_pgb' || :run || '_' || :client_id || '_' || :seq AND org_id = :org;
             INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) VALUES ('evt_pgb' || :run || '_' || :client_id || '_' || :seq || 'c', :org, 'transaction.completed', :w_id, CAST(:completed_body AS jsonb), now());
-            SELECT * FROM wallets WHERE address = :payee FOR UPDATE;
+            SELECT * FROM wallets WHERE address = :payee FOR NO KEY UPDATE;
             COMMIT;
             """;
 
@@ -87,22 +84,29 @@ final class Pgbench {
     private static final Pattern PROCESSED = Pattern.compile("(?m)^number of transactions actually processed: ([0-9]+)");
 
     /** What one pgbench run measured; {@code tps} is empty when it did not say. */
-    record Outcome(Optional<Double> tps, Optional<Double> latencyMs, long processed, long failed, boolean clean,
+    public record Outcome(Optional<Double> tps, Optional<Double> latencyMs, long processed, long failed, boolean clean,
                    String output) {
     }
 
     private final Path executable;
     private final Path workDir;
     private final int port;
+    private final String database;
 
     Pgbench(Path executable, Path workDir, int port) {
+        this(executable, workDir, port, "postgres");
+    }
+
+    /** pgbench against {@code database} of the server on {@code port}, its scripts written to {@code workDir}. */
+    public Pgbench(Path executable, Path workDir, int port, String database) {
         this.executable = executable;
         this.workDir = workDir;
         this.port = port;
+        this.database = database;
     }
 
     /** pgbench from {@code PGBENCH}, /usr/bin, or the PATH; empty if there is none. */
-    static Optional<Path> find() {
+    public static Optional<Path> find() {
         List<Path> candidates = new ArrayList<>();
         Optional.ofNullable(System.getenv("PGBENCH")).ifPresent(p -> candidates.add(Path.of(p)));
         candidates.add(Path.of("/usr/bin/pgbench"));
@@ -114,7 +118,7 @@ final class Pgbench {
         return candidates.stream().filter(Files::isExecutable).findFirst();
     }
 
-    String version() {
+    public String version() {
         try {
             Process process = new ProcessBuilder(executable.toString(), "--version").redirectErrorStream(true).start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -132,7 +136,7 @@ final class Pgbench {
      * Runs {@code script} with {@code clients} clients for {@code seconds}, prepared statements,
      * the given variables ({@code -D}), and answers what it printed.
      */
-    Outcome run(String name, String script, int clients, int threads, int seconds, Map<String, String> variables) {
+    public Outcome run(String name, String script, int clients, int threads, int seconds, Map<String, String> variables) {
         try {
             Path file = workDir.resolve(name + ".sql");
             Files.writeString(file, script, StandardCharsets.UTF_8);
@@ -140,7 +144,7 @@ final class Pgbench {
                     Integer.toString(port), "-U", "postgres", "-n", "-M", "prepared", "-c", Integer.toString(clients),
                     "-j", Integer.toString(threads), "-T", Integer.toString(seconds), "-f", file.toString()));
             variables.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
-            command.add("postgres");
+            command.add(database);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().put("PGCONNECT_TIMEOUT", "10");
             builder.environment().remove("PGPASSWORD");

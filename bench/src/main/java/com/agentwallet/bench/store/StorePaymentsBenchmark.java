@@ -519,8 +519,8 @@ public final class StorePaymentsBenchmark {
                     tpsMinimal.map(t -> String.format(Locale.ROOT, "%.2f", run.perSecond() / t)).orElse("-"),
                     run.percentileMs(50), run.percentileMs(99));
         }
-        System.out.println("exact shape: the statements of PaymentService.pay one for one (3 transactions: check and "
-                + "debit, read for settlement, apply the ledger's answer);");
+        System.out.println("exact shape: the statements of PaymentService.pay one for one (2 transactions: check and "
+                + "debit, then apply the ledger's answer);");
         System.out.println("min. shape: lock, policy, spends, 3 inserts, update; then update and insert "
                 + "(2 transactions). Both: -M prepared, one script run = one payment.");
         service.forEach((name, run) -> {

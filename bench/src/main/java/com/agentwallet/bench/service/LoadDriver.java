@@ -1,0 +1,262 @@
+package com.agentwallet.bench.service;
+
+import com.agentwallet.bench.BenchmarkSupport;
+import com.agentwallet.bench.store.CpuMeter;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Client threads against the running server, each with its own kept-alive connection. Three
+ * shapes: a closed loop (each client sends its next request as soon as the last one is answered)
+ * for a time, the same for a fixed number of requests, and an open loop (requests due at fixed
+ * intervals from one shared schedule, whatever the answers do). Latency is taken from the moment a
+ * request was due: in the closed loop that is when it was sent; in the open loop it is its place in
+ * the schedule, so a slow answer that holds the next requests back is charged to them too (no
+ * coordinated omission).
+ *
+ * <p>A run also measures the CPU the three processes used over its measured part: this JVM (the
+ * load generator), the server's JVM, and PostgreSQL.
+ */
+final class LoadDriver {
+    /** One request on a client's connection; answers null when it went as expected, else what went wrong. */
+    @FunctionalInterface
+    interface Operation {
+        String call(HttpConnection connection, long ticket) throws IOException;
+    }
+
+    /** CPU seconds over a run's measured part; the server's by kind of thread too (user and system time together). */
+    record CpuUse(double loadGenerator, double serverJvm, double postgres, Map<String, Double> serverThreads) {
+        CpuUse minus(CpuUse earlier) {
+            Map<String, Double> threads = new TreeMap<>();
+            CpuMeter.minus(serverThreads, earlier.serverThreads).forEach((kind, seconds) ->
+                    threads.merge(kind.substring(kind.indexOf(':') + 1), seconds, Double::sum));
+            return new CpuUse(loadGenerator - earlier.loadGenerator, serverJvm - earlier.serverJvm,
+                    postgres - earlier.postgres, threads);
+        }
+    }
+
+    /** What one run measured: the requests answered as expected in its measured part, and their latencies. */
+    record Measured(String name, int clients, long ok, Map<String, Long> problems, double seconds, long[] latencies,
+                    CpuUse cpu, int connections) {
+        double perSecond() {
+            return ok / seconds;
+        }
+
+        double ms(double percentile) {
+            return BenchmarkSupport.percentileMs(latencies, percentile);
+        }
+
+        double maxMs() {
+            return latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6;
+        }
+
+        long failed() {
+            return problems.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        /** CPU milliseconds per request answered as expected. */
+        double cpuMs(double seconds) {
+            return ok == 0 ? Double.NaN : seconds * 1000 / ok;
+        }
+
+        /** One line of figures: rate, latencies, connections, problems. */
+        String summary(String unit) {
+            return String.format(Locale.ROOT, "%.1f %s/s, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms; "
+                            + "%d ok in %.1f s; %d connections for %d clients%s%s", perSecond(), unit, ms(50), ms(99),
+                    ms(99.9), maxMs(), ok, seconds, connections, clients,
+                    connections > clients ? " (RECONNECTED: the server closed some)" : "",
+                    problems.isEmpty() ? "" : "; NOT AS EXPECTED: " + problems);
+        }
+
+        String cpuLine() {
+            String threads = cpu.serverThreads().entrySet().stream().filter(e -> cpuMs(e.getValue()) >= 0.005)
+                    .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), cpuMs(e.getValue())))
+                    .collect(Collectors.joining(", "));
+            return String.format(Locale.ROOT, "CPU ms per request: load generator %.3f, server JVM %.3f (%s), "
+                            + "PostgreSQL %.3f", cpuMs(cpu.loadGenerator()), cpuMs(cpu.serverJvm()),
+                    threads.isEmpty() ? "-" : threads, cpuMs(cpu.postgres()));
+        }
+    }
+
+    /** When request {@code ticket} is due (System.nanoTime), or -1 when the run is over. */
+    @FunctionalInterface
+    private interface Schedule {
+        long due(long ticket, long now);
+    }
+
+    private final LaunchedServer server;
+    private final CpuMeter cpu;
+
+    LoadDriver(LaunchedServer server, CpuMeter cpu) {
+        this.server = server;
+        this.cpu = cpu;
+    }
+
+    /** {@code clients} clients in a closed loop: {@code warmup}, then {@code measured}, on the same connections. */
+    Measured closed(String name, int clients, Operation operation, Duration warmup, Duration measured)
+            throws InterruptedException {
+        return drive(name, clients, operation, warmup, start -> {
+            long end = start + warmup.toNanos() + measured.toNanos();
+            return (ticket, now) -> now < end ? now : -1;
+        });
+    }
+
+    /** {@code clients} clients in a closed loop until {@code count} requests are answered, all measured. */
+    Measured closedCount(String name, int clients, Operation operation, long count) throws InterruptedException {
+        return drive(name, clients, operation, Duration.ZERO, start -> (ticket, now) -> ticket < count ? now : -1);
+    }
+
+    /**
+     * An open loop at {@code perSecond} on {@code connections} connections: request {@code i} is due
+     * at {@code start + i / perSecond}; a client takes the next due request as soon as it is free.
+     */
+    Measured open(String name, int connections, Operation operation, double perSecond, Duration warmup,
+                  Duration measured) throws InterruptedException {
+        double interval = 1e9 / perSecond;
+        return drive(name, connections, operation, warmup, start -> {
+            long end = start + warmup.toNanos() + measured.toNanos();
+            return (ticket, now) -> {
+                long due = start + (long) (ticket * interval);
+                return due < end ? due : -1;
+            };
+        });
+    }
+
+    private Measured drive(String name, int clients, Operation operation, Duration warmup,
+                           LongFunction<Schedule> scheduleFrom) throws InterruptedException {
+        ExecutorService executor = Executors.newFixedThreadPool(clients);
+        AtomicInteger opened = new AtomicInteger();
+        AtomicLong tickets = new AtomicLong();
+        Map<String, Long> problems = new ConcurrentHashMap<>();
+        CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] timing = new long[2];
+        List<Future<Client>> futures = new ArrayList<>();
+        try {
+            for (int c = 0; c < clients; c++) {
+                futures.add(executor.submit(() -> {
+                    Client client = new Client();
+                    try (HttpConnection connection = server.api(opened)) {
+                        try {
+                            connection.open();
+                        } finally {
+                            ready.countDown();
+                        }
+                        go.await();
+                        Schedule schedule = scheduleFrom.apply(timing[0]);
+                        long measureFrom = timing[1];
+                        for (long ticket = tickets.getAndIncrement(); ; ticket = tickets.getAndIncrement()) {
+                            long due = schedule.due(ticket, System.nanoTime());
+                            if (due < 0) {
+                                break;
+                            }
+                            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                                LockSupport.parkNanos(wait);
+                            }
+                            String problem = call(operation, connection, ticket);
+                            long done = System.nanoTime();
+                            if (due >= measureFrom) {
+                                client.record(problem, done - due, done, problems);
+                            }
+                        }
+                    }
+                    return client;
+                }));
+            }
+            ready.await();
+            long start = System.nanoTime();
+            timing[0] = start;
+            timing[1] = start + warmup.toNanos();
+            go.countDown();
+            sleepUntil(timing[1]);
+            CpuUse before = cpuNow();
+            List<Client> done = new ArrayList<>();
+            for (Future<Client> future : futures) {
+                done.add(future.get());
+            }
+            CpuUse after = cpuNow();
+            long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
+            long[] latencies = done.stream().flatMapToLong(c -> Arrays.stream(c.latencies, 0, c.count)).sorted().toArray();
+            return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
+                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, after.minus(before), opened.get());
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(name + ": a client failed", e.getCause());
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static String call(Operation operation, HttpConnection connection, long ticket) {
+        try {
+            return operation.call(connection, ticket);
+        } catch (IOException e) {
+            connection.close();
+            return "I/O error: " + e.getClass().getSimpleName();
+        }
+    }
+
+    private CpuUse cpuNow() {
+        CpuMeter.Sample sample = cpu.sample();
+        return new CpuUse(sample.jvm(), CpuMeter.processSeconds(server.pid()), sample.server(),
+                CpuMeter.jvmThreads(server.pid()));
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        for (long wait = nanoTime - System.nanoTime(); wait > 0; wait = nanoTime - System.nanoTime()) {
+            Thread.sleep(Math.max(1, wait / 1_000_000));
+        }
+    }
+
+    /** One client's measured requests: the latencies of those answered as expected. */
+    private static final class Client {
+        long[] latencies = new long[1 << 12];
+        int count;
+        long lastDone;
+
+        void record(String problem, long latency, long done, Map<String, Long> problems) {
+            lastDone = done;
+            if (problem != null) {
+                problems.merge(problem, 1L, Long::sum);
+                return;
+            }
+            if (count == latencies.length) {
+                latencies = Arrays.copyOf(latencies, count * 2);
+            }
+            latencies[count++] = latency;
+        }
+    }
+
+    /** The error code of an API error body ({@code "code":"..."}), or "-" when it has none. */
+    static String errorCode(String body) {
+        int at = body.indexOf("\"code\":\"");
+        if (at < 0) {
+            return "-";
+        }
+        int from = at + 8;
+        int to = body.indexOf('"', from);
+        return to < 0 ? "-" : body.substring(from, to);
+    }
+
+    /** "status code": what a response that was not the expected one was. */
+    static String unexpected(HttpConnection.Response response) {
+        return response.status() + " " + errorCode(response.body());
+    }
+}
