@@ -11,8 +11,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,6 +29,11 @@ final class JdbiPolicies implements PolicyStore {
             rs.getLong("version"), Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
 
     private final Handle handle;
+    /**
+     * Policies this unit of work read, as it read them: the payments of a batch read their wallet's
+     * policy once, as one payment reads it once. Forgotten when this unit of work writes a policy.
+     */
+    private final Map<Map.Entry<OrgId, PolicyId>, Optional<Policy>> read = new HashMap<>();
 
     JdbiPolicies(Handle handle) {
         this.handle = handle;
@@ -34,6 +41,7 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public void insert(Policy policy) {
+        read.clear();
         bind(handle.createUpdate("INSERT INTO policies (id, org_id, name, version, max_per_tx, max_per_day, max_per_month, "
                 + "velocity_cap, allowed_recipients, blocked_categories, expiry, require_co_sign, co_signer, created_at, "
                 + "updated_at) VALUES (:id, :org, :name, :version, :maxPerTx, :maxPerDay, :maxPerMonth, :velocityCap, "
@@ -42,7 +50,7 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public Optional<Policy> find(OrgId orgId, PolicyId id) {
-        return one(orgId, id, "");
+        return read.computeIfAbsent(Map.entry(orgId, id), key -> one(orgId, id, ""));
     }
 
     @Override
@@ -52,6 +60,7 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public void update(Policy policy) {
+        read.clear();
         bind(handle.createUpdate("UPDATE policies SET name = :name, version = :version, max_per_tx = :maxPerTx, "
                 + "max_per_day = :maxPerDay, max_per_month = :maxPerMonth, velocity_cap = :velocityCap, "
                 + "allowed_recipients = :allowed, blocked_categories = :blocked, expiry = :expiry, "
@@ -61,6 +70,7 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public void delete(OrgId orgId, PolicyId id) {
+        read.clear();
         handle.createUpdate("UPDATE policies SET deleted_at = now() WHERE id = :id AND org_id = :org AND deleted_at IS NULL")
                 .bind("id", id.value()).bind("org", orgId.value()).execute();
     }

@@ -16,7 +16,9 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 final class JdbiWallets implements WalletStore {
@@ -42,6 +44,12 @@ final class JdbiWallets implements WalletStore {
             + ":topupAmount, :createdAt, :updatedAt";
 
     private final Handle handle;
+    /**
+     * The rows this transaction holds locked, as it last read or wrote them: nobody else can change
+     * them before it ends, and it writes them only through {@link #update}, so locking one again reads
+     * nothing (the payments of a batch lock their wallet once). Empty outside a transaction.
+     */
+    private final Map<WalletId, Wallet> locked = new HashMap<>();
 
     JdbiWallets(Handle handle) {
         this.handle = handle;
@@ -60,7 +68,11 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public Optional<Wallet> lock(OrgId orgId, WalletId id) {
-        return one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), " FOR NO KEY UPDATE");
+        Wallet held = locked.get(id);
+        if (held != null && held.orgId().equals(orgId)) {
+            return Optional.of(held);
+        }
+        return held(one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), " FOR NO KEY UPDATE"));
     }
 
     @Override
@@ -70,8 +82,8 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public Optional<Wallet> lockByAddress(String address) {
-        return handle.createQuery("SELECT * FROM wallets WHERE address = :address FOR NO KEY UPDATE")
-                .bind("address", address).map(ROW).findOne();
+        return held(handle.createQuery("SELECT * FROM wallets WHERE address = :address FOR NO KEY UPDATE")
+                .bind("address", address).map(ROW).findOne());
     }
 
     @Override
@@ -82,6 +94,7 @@ final class JdbiWallets implements WalletStore {
                 + "hour_cutoff = :hourCutoff, session_version = :session, topup_enabled = :topupEnabled, "
                 + "topup_trigger_micros = :topupTrigger, topup_amount_micros = :topupAmount, updated_at = :updatedAt "
                 + "WHERE id = :id AND org_id = :org"), wallet).execute();
+        locked.computeIfPresent(wallet.id(), (id, before) -> wallet);
     }
 
     @Override
@@ -102,10 +115,15 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public Optional<Wallet> claimActiveWithPolicyExpired(Instant now) {
-        return handle.createQuery("SELECT w.* FROM wallets w JOIN policies p ON p.id = w.policy_id "
+        return held(handle.createQuery("SELECT w.* FROM wallets w JOIN policies p ON p.id = w.policy_id "
                         + "WHERE w.status = 'active' AND p.expiry <= :now ORDER BY p.expiry, w.id "
                         + "LIMIT 1 FOR UPDATE OF w SKIP LOCKED")
-                .bind("now", Rows.timestamp(now)).map(ROW).findOne();
+                .bind("now", Rows.timestamp(now)).map(ROW).findOne());
+    }
+
+    private Optional<Wallet> held(Optional<Wallet> lockedNow) {
+        lockedNow.ifPresent(wallet -> locked.put(wallet.id(), wallet));
+        return lockedNow;
     }
 
     private Optional<Wallet> one(String where, WalletId id, Optional<OrgId> orgId, String suffix) {
