@@ -28,6 +28,7 @@ class GroupCommitTest {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final List<List<String>> batches = Collections.synchronizedList(new ArrayList<>());
+    private final CountDownLatch firstBatchStarted = new CountDownLatch(1);
     private final CountDownLatch firstBatchMayFinish = new CountDownLatch(1);
 
     @AfterEach
@@ -139,6 +140,7 @@ class GroupCommitTest {
             boolean first = batches.isEmpty();
             batches.add(List.copyOf(items));
             if (first) {
+                firstBatchStarted.countDown();
                 await(firstBatchMayFinish);
             }
             return work.apply(items);
@@ -148,11 +150,7 @@ class GroupCommitTest {
     private Future<String> submitAndAwaitItsBatch(GroupCommit<String, String, String> commit, String key, String item)
             throws InterruptedException {
         Future<String> result = threads.submit(() -> commit.submit(key, item));
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (batches.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertThat(batches).as("the first batch started").hasSize(1);
+        assertThat(firstBatchStarted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the first batch started").isTrue();
         return result;
     }
 
