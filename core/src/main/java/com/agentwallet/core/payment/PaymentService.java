@@ -88,7 +88,8 @@ public final class PaymentService {
         TxId id = ids.tx();
         Result<Accepted> accepted = settlement.holding(id, () -> phaseOne.submit(command.walletId(), new Booking(command, id))
                 .map(done -> done.instruction().map(instruction -> done.settled(settlement.settleCreated(done.tx(),
-                        instruction, (stores, settled) -> answer.map(a -> remember(stores, command, a.apply(settled))))))
+                        instruction, (stores, settled) -> answer.filter(a -> command.idempotencyKey().isPresent())
+                                .map(a -> remember(stores, command, a.apply(settled))))))
                         .orElse(done)));
         return accepted.map(done -> {
             done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
@@ -264,8 +265,10 @@ public final class PaymentService {
     }
 
     /**
-     * The answer to a payment whose outcome was not applied in this request (it waits for a
-     * co-signature, or the ledger's answer is unknown), recorded with the key in a transaction of its own.
+     * The answer to a payment whose answer was not recorded with its outcome: without a key (nothing
+     * to record, so it is rendered outside any transaction), or whose outcome was not applied in this
+     * request (it waits for a co-signature, or the ledger's answer is unknown), recorded with the key
+     * in a transaction of its own.
      */
     private RecordedResponse answeredLater(PayCommand command, RecordedResponse answer) {
         command.idempotencyKey().ifPresent(key -> recordResponse(command.orgId(), key, answer));
