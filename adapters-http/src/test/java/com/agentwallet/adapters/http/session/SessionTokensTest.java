@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,6 +67,36 @@ class SessionTokensTest {
         assertThat(tokens.fromHeader(null, ORG)).isEmpty();
         assertThat(tokens.fromHeader("  ", ORG)).isEmpty();
         assertThat(tokens.fromHeader(" " + tokens.issue(ORG, GRANT) + " ", ORG)).contains(GRANT);
+    }
+
+    @Test
+    void aVerifiedTokenIsRefusedToAnotherOrganisationWhenPresentedAgain() {
+        String token = tokens.issue(ORG, GRANT);
+
+        assertThat(tokens.verify(token, ORG)).contains(GRANT);
+        assertThat(tokens.verify(token, OTHER_ORG)).isEmpty();
+        assertThat(tokens.verify(token, ORG)).contains(GRANT);
+    }
+
+    @Test
+    void aRefusedTokenIsRefusedEveryTime() {
+        String forged = new SessionTokens("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII),
+                "agent-wallet", "agent-wallet/v1").issue(ORG, GRANT);
+
+        assertThat(tokens.verify(forged, ORG)).isEmpty();
+        assertThat(tokens.verify(forged, ORG)).isEmpty();
+    }
+
+    @Test
+    void tokensStillVerifyOnceMoreThanTheRememberedNumberWereSeen() {
+        List<String> issued = IntStream.rangeClosed(0, SessionTokens.REMEMBERED)
+                .mapToObj(version -> tokens.issue(ORG, new SessionGrant(GRANT.walletId(), version, GRANT.expiresAt())))
+                .toList();
+
+        issued.forEach(token -> assertThat(tokens.verify(token, ORG)).isPresent());
+        assertThat(tokens.verify(issued.get(0), ORG)).contains(new SessionGrant(GRANT.walletId(), 0, GRANT.expiresAt()));
+        assertThat(tokens.verify(issued.get(SessionTokens.REMEMBERED), ORG))
+                .contains(new SessionGrant(GRANT.walletId(), SessionTokens.REMEMBERED, GRANT.expiresAt()));
     }
 
     @Test
