@@ -5,6 +5,9 @@ import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.limit.RateLimit;
 import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.adapters.persistence.ApiKeyChanges;
+import com.agentwallet.adapters.persistence.Persistence;
+import com.agentwallet.core.auth.ApiKeyCache;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
@@ -92,6 +95,20 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
             @Override
             public void stop() {
                 resources.close();
+            }
+        });
+        environment.lifecycle().manage(new Managed() {
+            private ApiKeyChanges keyChanges;
+
+            @Override
+            public void start() {
+                keyChanges = ApiKeyChanges.follow(injector.getInstance(Persistence.class).dataSource(),
+                        injector.getInstance(ApiKeyCache.class));
+            }
+
+            @Override
+            public void stop() {
+                keyChanges.close();
             }
         });
         Path dataDirectory = Path.of(configuration.getDataDirectory());

@@ -9,6 +9,7 @@ import com.agentwallet.adapters.http.webhook.HttpWebhookTransport;
 import com.agentwallet.adapters.http.webhook.ReceiverTls;
 import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.auth.ApiKeyCache;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.event.EventPublisher;
@@ -162,8 +163,15 @@ public final class CoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ApiKeyService apiKeys(Storage storage, IdGenerator ids, Clock clock) {
-        return new ApiKeyService(storage, ids, clock);
+    ApiKeyService apiKeys(Storage storage, IdGenerator ids, Clock clock, ApiKeyCache cache) {
+        return new ApiKeyService(storage, ids, clock, cache);
+    }
+
+    /** Keeps nothing until the server follows the keys' changes ({@code ApiKeyChanges}); operator commands never do. */
+    @Provides
+    @Singleton
+    ApiKeyCache apiKeyCache() {
+        return new ApiKeyCache();
     }
 
     @Provides

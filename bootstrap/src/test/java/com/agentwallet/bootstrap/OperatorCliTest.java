@@ -8,10 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import io.dropwizard.configuration.YamlConfigurationFactory;
-import io.dropwizard.core.cli.Cli;
-import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.jackson.Jackson;
-import io.dropwizard.util.JarLocation;
 import jakarta.validation.Validation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -20,14 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.function.Function;
 
+import static com.agentwallet.bootstrap.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,7 +49,7 @@ class OperatorCliTest {
     @Test
     @Order(1)
     void migrateBringsTheSchemaUpToDate() {
-        Outcome migrated = run("migrate", config.toString());
+        CommandRun migrated = run("migrate", config.toString());
 
         assertThat(migrated.failure()).isEmpty();
         assertThat(migrated.out()).contains("The database schema is up to date");
@@ -64,7 +58,7 @@ class OperatorCliTest {
     @Test
     @Order(2)
     void createOrgPrintsTheNewOrganisationsId() {
-        Outcome created = run("create-org", config.toString(), "--name", "Acme Robotics");
+        CommandRun created = run("create-org", config.toString(), "--name", "Acme Robotics");
 
         orgId = created.out().trim();
         assertThat(created.failure()).isEmpty();
@@ -74,7 +68,7 @@ class OperatorCliTest {
     @Test
     @Order(3)
     void depositAddsToTheOrganisationsBalance() {
-        Outcome deposited = run("deposit", config.toString(), "--org", orgId, "--amount", "1500.25");
+        CommandRun deposited = run("deposit", config.toString(), "--org", orgId, "--amount", "1500.25");
 
         assertThat(deposited.failure()).isEmpty();
         assertThat(deposited.out()).contains("balance 1500.25 USDC");
@@ -86,7 +80,7 @@ class OperatorCliTest {
     @Test
     @Order(4)
     void createKeyPrintsTheSecretOnceAndItAuthenticatesWithItsRole() {
-        Outcome created = run("create-key", config.toString(), "--org", orgId, "--role", "operator");
+        CommandRun created = run("create-key", config.toString(), "--org", orgId, "--role", "operator");
 
         String[] printed = created.out().trim().split(" ");
         keyId = printed[0];
@@ -100,7 +94,7 @@ class OperatorCliTest {
     @Test
     @Order(5)
     void rotateKeyReplacesTheSecretAtOnce() {
-        Outcome rotated = run("rotate-key", config.toString(), "--org", orgId, "--key", keyId);
+        CommandRun rotated = run("rotate-key", config.toString(), "--org", orgId, "--key", keyId);
 
         String[] printed = rotated.out().trim().split(" ");
         assertThat(rotated.failure()).isEmpty();
@@ -114,7 +108,7 @@ class OperatorCliTest {
     @Test
     @Order(6)
     void revokeKeyStopsItAtOnce() {
-        Outcome revoked = run("revoke-key", config.toString(), "--org", orgId, "--key", keyId);
+        CommandRun revoked = run("revoke-key", config.toString(), "--org", orgId, "--key", keyId);
 
         assertThat(revoked.failure()).isEmpty();
         assertThat(revoked.out()).contains(keyId + " revoked");
@@ -124,34 +118,13 @@ class OperatorCliTest {
     @Test
     @Order(7)
     void aBadIdOrAnotherOrganisationsKeyIsAOneLineRefusal() {
-        Outcome badOrg = run("create-key", config.toString(), "--org", "acme", "--role", "admin");
-        Outcome foreignKey = run("revoke-key", config.toString(), "--org", "org_" + "Z".repeat(24), "--key", keyId);
+        CommandRun badOrg = run("create-key", config.toString(), "--org", "acme", "--role", "admin");
+        CommandRun foreignKey = run("revoke-key", config.toString(), "--org", "org_" + "Z".repeat(24), "--key", keyId);
 
         assertThat(badOrg.failure()).isPresent();
         assertThat(badOrg.err()).contains("'acme' is not an organisation id");
         assertThat(foreignKey.failure()).isPresent();
         assertThat(foreignKey.err()).contains("No such");
-    }
-
-    private record Outcome(Optional<Throwable> failure, String out, String err) {
-    }
-
-    /** Runs the command as the binary would, capturing what it prints. */
-    private static Outcome run(String... arguments) {
-        AgentWalletApplication application = new AgentWalletApplication();
-        Bootstrap<ServiceConfiguration> bootstrap = new Bootstrap<>(application);
-        application.initialize(bootstrap);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            Optional<Throwable> failure = new Cli(new JarLocation(OperatorCliTest.class), bootstrap, out, err)
-                    .run(arguments);
-            return new Outcome(failure, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(console);
-        }
     }
 
     private static boolean authenticates(String secret) {

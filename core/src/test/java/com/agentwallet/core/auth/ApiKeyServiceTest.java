@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ApiKeyServiceTest {
     private final CoreFixture core = new CoreFixture();
-    private final ApiKeyService keys = new ApiKeyService(core.storage, core.ids, core.clock);
+    private final ApiKeyCache cache = following(new ApiKeyCache());
+    private final ApiKeyService keys = new ApiKeyService(core.storage, core.ids, core.clock, cache);
     private final OrgId org = core.organisations.create("Acme").id();
 
     @Test
@@ -44,6 +45,56 @@ class ApiKeyServiceTest {
         assertThat(keys.authenticate(rotated.secret())).contains(rotated.key());
         assertThat(rotated.key().role()).isEqualTo(Role.VIEWER);
         assertThat(keys.list(org)).hasSize(2).filteredOn(ApiKey::isRevoked).hasSize(1);
+    }
+
+    @Test
+    void aKeptKeyAuthenticatesWithoutTheBooksUntilItsChangeIsHeard() {
+        IssuedKey issued = keys.issue(org, Role.ADMIN).value();
+        assertThat(keys.authenticate(issued.secret())).contains(issued.key());
+
+        revokeBehindTheServicesBack(issued.key());
+
+        assertThat(keys.authenticate(issued.secret())).contains(issued.key());
+        cache.changed(issued.key().secretHash());
+        assertThat(keys.authenticate(issued.secret())).isEmpty();
+    }
+
+    @Test
+    void withoutFollowingChangesNothingIsKept() {
+        cache.following(false);
+        IssuedKey issued = keys.issue(org, Role.ADMIN).value();
+        assertThat(keys.authenticate(issued.secret())).contains(issued.key());
+
+        revokeBehindTheServicesBack(issued.key());
+
+        assertThat(keys.authenticate(issued.secret())).isEmpty();
+    }
+
+    @Test
+    void thisProcesssRevocationAndRotationAreForgottenAtOnce() {
+        IssuedKey revoked = keys.issue(org, Role.ADMIN).value();
+        IssuedKey rotated = keys.issue(org, Role.VIEWER).value();
+        assertThat(keys.authenticate(revoked.secret())).isPresent();
+        assertThat(keys.authenticate(rotated.secret())).isPresent();
+
+        keys.revoke(org, revoked.key().id()).value();
+        IssuedKey successor = keys.rotate(org, rotated.key().id()).value();
+
+        assertThat(keys.authenticate(revoked.secret())).isEmpty();
+        assertThat(keys.authenticate(rotated.secret())).isEmpty();
+        assertThat(keys.authenticate(successor.secret())).contains(successor.key());
+    }
+
+    private void revokeBehindTheServicesBack(ApiKey key) {
+        core.storage.inTransaction(stores -> {
+            stores.apiKeys().update(key.revokedAt(core.clock.instant()));
+            return null;
+        });
+    }
+
+    private static ApiKeyCache following(ApiKeyCache cache) {
+        cache.following(true);
+        return cache;
     }
 
     @Test
