@@ -47,7 +47,8 @@ import java.util.stream.Stream;
  * the repository this tool was built in), {@code --server-jvm "options"} ("-Xms1g -Xmx1g"),
  * {@code --pool N} ({@code database.maxConnections}; the configuration's 16 if not given),
  * {@code --clients 16,32,64}, {@code --warmup} seconds of warm-up at least, longer while the
- * server's JIT is busy (10; then 3 before each run, or less if this is less), {@code --seconds} measured per payment run and per
+ * server's JIT is busy (10, and up to 3 minutes while it compiles; then 3 before each run, or less if this is less;
+ * each open loop is first warmed up in its own shape while the JIT is busy, up to 30 s), {@code --seconds} measured per payment run and per
  * pgbench run (15), {@code --read-seconds} per read run (8), {@code --export-rows} (1000000),
  * {@code --export-json} (also export as JSON), {@code --no-export}, {@code --no-pgbench}.
  */
@@ -55,11 +56,24 @@ public final class ServiceLoadBenchmark {
     private static final int WALLETS = 1000;
     private static final int PROVISIONING_CLIENTS = 16;
     private static final int OPEN_LOOP_CONNECTIONS = 64;
+    /**
+     * The open loop at half of the peak takes paths the closed loops did not (single payments
+     * instead of batches, idle connections waking up), which the JIT compiles anew: it is warmed up
+     * in its own shape while that lasts, at most this long, so that what is measured is the service
+     * running, not its compiler.
+     */
+    private static final Duration OPEN_LOOP_WARMUP_LIMIT = Duration.ofSeconds(30);
     private static final List<Integer> READ_CLIENTS = List.of(16, 32);
     /** The warm-up of each run, after the warm-up of the whole service. */
     private static final int RUN_WARMUP = 3;
     /** The server's JIT is still busy while its compiler threads take more than this in two seconds. */
     private static final double JIT_BUSY_SECONDS = 0.05;
+    /**
+     * The service's warm-up lasts at most this long, or four times {@code --warmup} if that is
+     * longer: on this two-core machine the JIT takes about two and a half minutes of load to settle
+     * (its threads took 0.3–1.8 ms of CPU per payment in runs measured after 40 s).
+     */
+    private static final Duration WARMUP_LIMIT = Duration.ofMinutes(3);
     private static final double P99_GOAL_MS = 25;
     private static final double RATIO_GOAL = 0.6;
     private static final Usdc AMOUNT = Usdc.parse("0.01");
@@ -335,8 +349,10 @@ public final class ServiceLoadBenchmark {
     }
 
     /**
-     * The closed-loop runs of each scenario at each client count, then each scenario's open loop at
-     * half of its best closed-loop rate. Each run's idempotency keys have a prefix of their own.
+     * The closed-loop runs of each scenario at each client count, each right after a checkpoint as
+     * pgbench's runs are, then each scenario's open loop at half of its best closed-loop rate: a
+     * checkpoint, then a warm-up in the open loop's own shape, then the measured run, which so sees
+     * the service in its steady state. Each run's idempotency keys have a prefix of their own.
      */
     private static void measurePayments(Jdbi jdbi, LoadDriver driver, LaunchedServer server, List<Scenario> scenarios,
                                         AtomicReferenceArray<String> txIds, Options options) throws InterruptedException {
@@ -346,7 +362,8 @@ public final class ServiceLoadBenchmark {
         for (Scenario scenario : scenarios) {
             for (int clients : options.clients()) {
                 String keys = "r" + run++ + "-";
-                scenario.runs.put(clients, measure(jdbi, () -> driver.closed(scenario.name + ", " + clients + " clients",
+                PgbenchReference.checkpoint(jdbi);
+                scenario.runs.put(clients, measure(() -> driver.closed(scenario.name + ", " + clients + " clients",
                                 clients, payments(scenario.payers, keys, txIds), Duration.ofSeconds(warmup),
                                 Duration.ofSeconds(options.seconds())),
                         String.format(Locale.ROOT, "%d s warm-up, %d s measured", warmup, options.seconds())));
@@ -356,7 +373,13 @@ public final class ServiceLoadBenchmark {
             double target = scenario.peak() / 2;
             String name = String.format(Locale.ROOT, "%s, open loop at half of the peak (%.0f/s)", scenario.name, target);
             String keys = "r" + run++ + "-";
-            scenario.halfPeak = measure(jdbi, () -> driver.open(name, OPEN_LOOP_CONNECTIONS,
+            PgbenchReference.checkpoint(jdbi);
+            System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
+                    scenario.name, target, OPEN_LOOP_CONNECTIONS, warmup);
+            whileCompiling(server, Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> driver.open("warm-up",
+                    OPEN_LOOP_CONNECTIONS, payments(scenario.payers, keys + "w" + round + "-", txIds), target,
+                    Duration.ZERO, Duration.ofSeconds(2)).problems());
+            scenario.halfPeak = measure(() -> driver.open(name, OPEN_LOOP_CONNECTIONS,
                             payments(scenario.payers, keys, txIds), target, Duration.ofSeconds(warmup),
                             Duration.ofSeconds(options.seconds())),
                     String.format(Locale.ROOT, "%d connections, %d s warm-up, %d s measured, latency from the "
@@ -369,8 +392,9 @@ public final class ServiceLoadBenchmark {
     /**
      * Both scenarios in turn, a second each at the first client count, for {@code --warmup} seconds
      * and on while the server's JIT is still busy (its compiler threads took more than 50 ms of CPU
-     * in the last two seconds), for at most four times as long: on a loaded two-core machine the
-     * compilers get little CPU, and their work (and the slow code before it) would otherwise be measured.
+     * in the last two seconds), for at most {@link #WARMUP_LIMIT} or four times as long: on a loaded
+     * two-core machine the compilers get little CPU, and their work (and the slow code before it)
+     * would otherwise be measured.
      */
     private static void warmUp(LoadDriver driver, LaunchedServer server, List<Scenario> scenarios,
                                AtomicReferenceArray<String> txIds, Options options) throws InterruptedException {
@@ -380,24 +404,48 @@ public final class ServiceLoadBenchmark {
         int clients = options.clients().get(0);
         System.out.printf(Locale.ROOT, "service warm-up, both scenarios in turn at %d clients: %d s or more ...%n", clients,
                 options.warmup());
+        whileCompiling(server, Duration.ofSeconds(options.warmup()), longer(WARMUP_LIMIT,
+                Duration.ofSeconds(4L * options.warmup())), round -> {
+            Map<String, Long> problems = new TreeMap<>();
+            for (int i = 0; i < scenarios.size(); i++) {
+                String keys = "w" + round + "s" + i + "-";
+                driver.closed("warm-up", clients, payments(scenarios.get(i).payers, keys, txIds), Duration.ZERO,
+                        Duration.ofSeconds(1)).problems().forEach((problem, n) -> problems.merge(problem, n, Long::sum));
+            }
+            return problems;
+        });
+    }
+
+    /**
+     * Runs {@code slice} (two seconds of load) again and again for {@code minimum}, and on while the
+     * server's JIT is still busy (its compiler threads took more than 50 ms of CPU in the last
+     * slice), for at most {@code limit}; prints how long that took.
+     */
+    private static void whileCompiling(LaunchedServer server, Duration minimum, Duration limit, Slice slice)
+            throws InterruptedException {
         long started = System.nanoTime();
-        long minimum = started + Duration.ofSeconds(options.warmup()).toNanos();
-        long limit = started + Duration.ofSeconds(4L * options.warmup()).toNanos();
         Map<String, Long> problems = new TreeMap<>();
         double compiling;
         int round = 0;
         do {
             double before = jitSeconds(server);
-            for (Scenario scenario : scenarios) {
-                String keys = "w" + round++ + "-";
-                driver.closed("warm-up", clients, payments(scenario.payers, keys, txIds), Duration.ZERO,
-                        Duration.ofSeconds(1)).problems().forEach((problem, n) -> problems.merge(problem, n, Long::sum));
-            }
+            slice.run(round++).forEach((problem, n) -> problems.merge(problem, n, Long::sum));
             compiling = jitSeconds(server) - before;
-        } while (System.nanoTime() < minimum || (compiling > JIT_BUSY_SECONDS && System.nanoTime() < limit));
+        } while (System.nanoTime() - started < minimum.toNanos()
+                || (compiling > JIT_BUSY_SECONDS && System.nanoTime() - started < limit.toNanos()));
         System.out.printf(Locale.ROOT, "  warmed up for %.0f s (the server's JIT: %.0f ms of CPU in the last 2 s)%s%n",
                 (System.nanoTime() - started) / 1e9, compiling * 1000,
                 problems.isEmpty() ? "" : "; NOT AS EXPECTED: " + problems);
+    }
+
+    /** Two seconds of load, the {@code round}-th; answers what was not answered as expected. */
+    @FunctionalInterface
+    private interface Slice {
+        Map<String, Long> run(int round) throws InterruptedException;
+    }
+
+    private static Duration longer(Duration one, Duration other) {
+        return one.compareTo(other) >= 0 ? one : other;
     }
 
     /** The CPU the server's compiler threads have used so far. */
@@ -411,10 +459,8 @@ public final class ServiceLoadBenchmark {
         LoadDriver.Measured run() throws InterruptedException;
     }
 
-    /** A checkpoint first (as before each pgbench run), then the run; prints its figures. */
-    private static LoadDriver.Measured measure(Jdbi jdbi, Measurement measurement, String how)
-            throws InterruptedException {
-        jdbi.useHandle(h -> h.execute("CHECKPOINT"));
+    /** Runs the measurement and prints its figures. */
+    private static LoadDriver.Measured measure(Measurement measurement, String how) throws InterruptedException {
         LoadDriver.Measured measured = measurement.run();
         System.out.printf(Locale.ROOT, "service, %s (%s):%n  %s%n  %s%n", measured.name(), how,
                 measured.summary("payments"), measured.cpuLine());
