@@ -45,8 +45,10 @@ public final class ApiKeyChanges implements AutoCloseable {
 
     private ApiKeyChanges(HikariDataSource pool, ApiKeyCache cache) {
         this.jdbcUrl = pool.getJdbcUrl();
-        credentials.setProperty("user", pool.getUsername());
         credentials.setProperty("ApplicationName", APPLICATION_NAME);
+        if (pool.getUsername() != null) {
+            credentials.setProperty("user", pool.getUsername());
+        }
         if (pool.getPassword() != null) {
             credentials.setProperty("password", pool.getPassword());
         }
