@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,32 +69,32 @@ class ApiKeyChangesTest {
     @Test
     void aRevocationByAnotherProcessIsHeardAndTheKeyForgotten() {
         IssuedKey issued = keys.issue(org, Role.ADMIN).value();
-        awaitTrue(() -> servedFromMemory(issued));
+        PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(issued));
 
         elsewhere.revoke(org, issued.key().id()).value();
 
-        awaitTrue(() -> keys.authenticate(issued.secret()).isEmpty());
+        PgBooks.await("the revocation was heard", PATIENCE, () -> keys.authenticate(issued.secret()).isEmpty());
     }
 
     @Test
     void aChangeWhileTheListeningConnectionIsCutIsNotMissedAndFollowingResumes() {
         IssuedKey issued = keys.issue(org, Role.ADMIN).value();
-        awaitTrue(() -> servedFromMemory(issued));
+        PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(issued));
 
         long cut = PgBooks.number(jdbi, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                 + "WHERE application_name = ?", ApiKeyChanges.APPLICATION_NAME);
         elsewhere.revoke(org, issued.key().id()).value();
 
         assertThat(cut).isEqualTo(1);
-        awaitTrue(() -> keys.authenticate(issued.secret()).isEmpty());
+        PgBooks.await("the revocation was heard", PATIENCE, () -> keys.authenticate(issued.secret()).isEmpty());
         IssuedKey next = keys.issue(org, Role.ADMIN).value();
-        awaitTrue(() -> servedFromMemory(next));
+        PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(next));
     }
 
     @Test
     void onceFollowingStopsEveryLookupReadsTheBooks() {
         IssuedKey issued = keys.issue(org, Role.ADMIN).value();
-        awaitTrue(() -> servedFromMemory(issued));
+        PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(issued));
 
         changes.close();
 
@@ -125,16 +124,4 @@ class ApiKeyChangesTest {
         });
     }
 
-    private static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("the condition held within %s", PATIENCE).isLessThan(deadline);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-    }
 }

@@ -186,11 +186,8 @@ class ConnectionLossTest {
                 + " AND backend_type = 'client backend'";
         outside.useHandle(handle -> {
             handle.createQuery("SELECT pg_terminate_backend(pid)" + others).mapTo(Boolean.class).list();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (handle.createQuery("SELECT count(*)" + others).mapTo(Long.class).one() > 0) {
-                assertThat(System.nanoTime()).as("the backends ended").isLessThan(deadline);
-                Thread.onSpinWait();
-            }
+            PgBooks.await("the backends ended", Duration.ofSeconds(10),
+                    () -> handle.createQuery("SELECT count(*)" + others).mapTo(Long.class).one() == 0);
         });
     }
 }

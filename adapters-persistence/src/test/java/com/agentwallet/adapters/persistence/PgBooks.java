@@ -23,15 +23,22 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.postgresql.util.PSQLException;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Small helpers for the tests that run the core on PostgreSQL: setting up books through the use
  * cases, reading them back with plain SQL, and reopening a pool to the same database.
  */
 final class PgBooks {
+    /** How often {@link #await} asks again. */
+    private static final Duration POLL = Duration.ofMillis(10);
     static final Actor ADMIN = new Actor("key_admin");
 
     private PgBooks() {
@@ -72,6 +79,18 @@ final class PgBooks {
     static String sibling(HikariDataSource pool, String database) {
         String url = pool.getJdbcUrl();
         return url.substring(0, url.lastIndexOf('/') + 1) + database;
+    }
+
+    /**
+     * Waits, with a bound, for what PostgreSQL or a background thread does: asks {@code condition}
+     * again every few milliseconds, and fails with {@code what} once {@code within} has passed.
+     */
+    static void await(String what, Duration within, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s within %s", what, within).isLessThan(deadline);
+            LockSupport.parkNanos(POLL.toNanos());
+        }
     }
 
     /** A single number from {@code sql} with positional {@code ?} arguments. */
