@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -404,8 +405,8 @@ public final class ServiceLoadBenchmark {
         int clients = options.clients().get(0);
         System.out.printf(Locale.ROOT, "service warm-up, both scenarios in turn at %d clients: %d s or more ...%n", clients,
                 options.warmup());
-        whileCompiling(server, Duration.ofSeconds(options.warmup()), longer(WARMUP_LIMIT,
-                Duration.ofSeconds(4L * options.warmup())), round -> {
+        whileCompiling(server, Duration.ofSeconds(options.warmup()), Collections.max(List.of(WARMUP_LIMIT,
+                Duration.ofSeconds(4L * options.warmup()))), round -> {
             Map<String, Long> problems = new TreeMap<>();
             for (int i = 0; i < scenarios.size(); i++) {
                 String keys = "w" + round + "s" + i + "-";
@@ -442,10 +443,6 @@ public final class ServiceLoadBenchmark {
     @FunctionalInterface
     private interface Slice {
         Map<String, Long> run(int round) throws InterruptedException;
-    }
-
-    private static Duration longer(Duration one, Duration other) {
-        return one.compareTo(other) >= 0 ? one : other;
     }
 
     /** The CPU the server's compiler threads have used so far. */

@@ -27,8 +27,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Verifying is a function of the token's exact text alone (the secret, issuer and audience are
  * fixed), so the tokens that verified are remembered, up to {@link #REMEMBERED} of them, and an agent
- * presenting its token again is not checked again: parsing and the HMAC were a tenth of a payment's
- * CPU. Only verified tokens are kept, with the organisation they name, so a token refused once is
+ * presenting its token again is not checked again: parsing and the HMAC were a tenth of the
+ * request threads' samples of a payment in a JFR profile. Only verified tokens are kept, with the organisation they name, so a token refused once is
  * checked every time, and a remembered one presented by another organisation is still refused.
  */
 public final class SessionTokens {
