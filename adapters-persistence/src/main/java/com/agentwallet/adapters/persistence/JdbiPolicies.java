@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 
 final class JdbiPolicies implements PolicyStore {
-    private static final RowMapper<Policy> ROW = (rs, ctx) -> new Policy(new PolicyId(rs.getString("id")),
+    private static final Pipeline.RowReader<Policy> READ = rs -> new Policy(new PolicyId(rs.getString("id")),
             new OrgId(rs.getString("org_id")), rs.getString("name"),
             new PolicyRules(Rows.optionalUsdc(rs, "max_per_tx"), Rows.optionalUsdc(rs, "max_per_day"),
                     Rows.optionalUsdc(rs, "max_per_month"), Rows.optionalInt(rs, "velocity_cap"),
@@ -27,16 +27,19 @@ final class JdbiPolicies implements PolicyStore {
                     Rows.optionalInstant(rs, "expiry"), Rows.optionalUsdc(rs, "require_co_sign"),
                     Rows.optionalString(rs, "co_signer")),
             rs.getLong("version"), Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
+    private static final RowMapper<Policy> ROW = (rs, ctx) -> READ.read(rs);
 
     private final Handle handle;
+    private final Pipeline pipeline;
     /**
      * Policies this unit of work read, as it read them: the payments of a batch read their wallet's
      * policy once, as one payment reads it once. Forgotten when this unit of work writes a policy.
      */
     private final Map<Map.Entry<OrgId, PolicyId>, Optional<Policy>> read = new HashMap<>();
 
-    JdbiPolicies(Handle handle) {
+    JdbiPolicies(Handle handle, Pipeline pipeline) {
         this.handle = handle;
+        this.pipeline = pipeline;
     }
 
     @Override
@@ -91,8 +94,8 @@ final class JdbiPolicies implements PolicyStore {
     }
 
     private Optional<Policy> one(OrgId orgId, PolicyId id, String suffix) {
-        return handle.createQuery("SELECT * FROM policies WHERE id = :id AND org_id = :org AND deleted_at IS NULL" + suffix)
-                .bind("id", id.value()).bind("org", orgId.value()).map(ROW).findOne();
+        return pipeline.one("SELECT * FROM policies WHERE id = ? AND org_id = ? AND deleted_at IS NULL" + suffix, READ,
+                id.value(), orgId.value());
     }
 
     private static <S extends SqlStatement<S>> S bind(S statement, Policy policy) {

@@ -12,8 +12,11 @@ import com.agentwallet.core.port.RecipientCategoryStore;
 import org.jdbi.v3.core.Handle;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -57,67 +60,97 @@ final class JdbiSmallStores {
     }
 
     static final class Idempotency implements IdempotencyStore {
-        private final Handle handle;
+        private static final String FIND = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ?";
+        private static final Pipeline.RowReader<IdempotencyRecord> READ = rs -> {
+            String body = rs.getString("response_body");
+            Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
+                    .map(status -> new RecordedResponse(status, body));
+            return new IdempotencyRecord(new OrgId(rs.getString("org_id")), rs.getString("key"),
+                    rs.getString("fingerprint"), new TxId(rs.getString("tx_id")), Rows.instant(rs, "created_at"),
+                    response);
+        };
 
-        Idempotency(Handle handle) {
+        private final Handle handle;
+        private final Pipeline pipeline;
+        /**
+         * The keys this transaction holds locked, with their records as read right after locking or
+         * as it wrote them since: nobody else writes a locked key's record before the lock goes at
+         * commit (but to forget it once expired, which a replay of it does as well). So a locked key's
+         * lookup travels with the statements after the lock, in the same round trip.
+         */
+        private final Map<Map.Entry<OrgId, String>, LockedKey> locked = new HashMap<>();
+
+        Idempotency(Handle handle, Pipeline pipeline) {
             this.handle = handle;
+            this.pipeline = pipeline;
         }
 
-        /** A transaction-scoped advisory lock on the key's hash: held until commit or rollback. */
+        /**
+         * A transaction-scoped advisory lock on the key's hash, held until commit or rollback; the
+         * key's record is read after it. Both are held back for the next statement waited for.
+         */
         @Override
         public void lock(OrgId orgId, String key) {
-            handle.createQuery("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))) AS held")
-                    .bind("key", orgId.value() + "/" + key).mapTo(Integer.class).one();
+            pipeline.send("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", orgId.value() + "/" + key);
+            LockedKey held = new LockedKey();
+            locked.put(Map.entry(orgId, key), held);
+            pipeline.prefetch(FIND, READ, held::read, orgId.value(), key);
         }
 
         @Override
         public Optional<IdempotencyRecord> find(OrgId orgId, String key) {
-            return handle.createQuery("SELECT * FROM idempotency_keys WHERE org_id = :org AND key = :key")
-                    .bind("org", orgId.value()).bind("key", key)
-                    .map((rs, ctx) -> {
-                        String body = rs.getString("response_body");
-                        Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
-                                .map(status -> new RecordedResponse(status, body));
-                        return new IdempotencyRecord(new OrgId(rs.getString("org_id")), rs.getString("key"),
-                                rs.getString("fingerprint"), new TxId(rs.getString("tx_id")),
-                                Rows.instant(rs, "created_at"), response);
-                    })
-                    .findOne();
+            LockedKey held = locked.get(Map.entry(orgId, key));
+            if (held == null) {
+                return pipeline.one(FIND, READ, orgId.value(), key);
+            }
+            if (!held.known) {
+                pipeline.flush();
+            }
+            return held.record;
         }
 
+        /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void insert(IdempotencyRecord record) {
-            handle.createUpdate("INSERT INTO idempotency_keys (org_id, key, fingerprint, tx_id, created_at, "
-                            + "response_status, response_body) VALUES (:org, :key, :fingerprint, :tx, :at, :status, :body)")
-                    .bind("org", record.orgId().value())
-                    .bind("key", record.key())
-                    .bind("fingerprint", record.fingerprint())
-                    .bind("tx", record.txId().value())
-                    .bind("at", Rows.timestamp(record.createdAt()))
-                    .bind("status", record.response().map(RecordedResponse::status).orElse(null))
-                    .bind("body", record.response().map(RecordedResponse::body).orElse(null))
-                    .execute();
+            pipeline.send("INSERT INTO idempotency_keys (org_id, key, fingerprint, tx_id, created_at, response_status, "
+                            + "response_body) VALUES (?, ?, ?, ?, ?, ?, ?)", record.orgId().value(), record.key(),
+                    record.fingerprint(), record.txId().value(), Rows.timestamp(record.createdAt()),
+                    record.response().map(RecordedResponse::status).orElse(null),
+                    record.response().map(RecordedResponse::body).orElse(null));
+            wrote(record.orgId(), record.key(), Optional.of(record));
         }
 
-        /** Sets the response only while none is set: of two concurrent recordings, the first to commit stays. */
+        /**
+         * Sets the response only while none is set: of two concurrent recordings, the first to commit
+         * stays. Afterwards the key's record is read again when asked for.
+         */
         @Override
         public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
-            return handle.createUpdate("UPDATE idempotency_keys SET response_status = :status, response_body = :body "
-                            + "WHERE org_id = :org AND key = :key AND response_status IS NULL")
-                    .bind("org", orgId.value()).bind("key", key)
-                    .bind("status", response.status()).bind("body", response.body())
-                    .execute() == 1;
+            locked.remove(Map.entry(orgId, key));
+            return pipeline.update("UPDATE idempotency_keys SET response_status = ?, response_body = ? "
+                    + "WHERE org_id = ? AND key = ? AND response_status IS NULL", response.status(), response.body(),
+                    orgId.value(), key) == 1;
         }
 
+        /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void delete(OrgId orgId, String key) {
-            handle.createUpdate("DELETE FROM idempotency_keys WHERE org_id = :org AND key = :key")
-                    .bind("org", orgId.value()).bind("key", key).execute();
+            pipeline.send("DELETE FROM idempotency_keys WHERE org_id = ? AND key = ?", orgId.value(), key);
+            wrote(orgId, key, Optional.empty());
+        }
+
+        private void wrote(OrgId orgId, String key, Optional<IdempotencyRecord> record) {
+            LockedKey held = locked.get(Map.entry(orgId, key));
+            if (held != null) {
+                held.record = record;
+                held.known = true;
+            }
         }
 
         /** Oldest first, through the age index; rows a request is replacing right now are left to it. */
         @Override
         public int deleteCreatedBefore(Instant cutoff, int limit) {
+            locked.clear();
             return handle.createUpdate("DELETE FROM idempotency_keys WHERE (org_id, key) IN ("
                             + "SELECT org_id, key FROM idempotency_keys WHERE created_at < :cutoff "
                             + "ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)")
@@ -125,24 +158,34 @@ final class JdbiSmallStores {
         }
     }
 
-    static final class Outbox implements EventOutbox {
-        private final Handle handle;
+    /** A locked key's record as this transaction knows it; unknown while its read is held back. */
+    private static final class LockedKey {
+        private Optional<IdempotencyRecord> record = Optional.empty();
+        private boolean known;
 
-        Outbox(Handle handle) {
-            this.handle = handle;
+        /** The read made after the lock; a write this transaction made since is newer. */
+        void read(List<IdempotencyRecord> rows) {
+            if (!known) {
+                record = rows.stream().findFirst();
+                known = true;
+            }
+        }
+    }
+
+    static final class Outbox implements EventOutbox {
+        private final Pipeline pipeline;
+
+        Outbox(Pipeline pipeline) {
+            this.pipeline = pipeline;
         }
 
+        /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void append(OutboxEvent event) {
-            handle.createUpdate("INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) "
-                            + "VALUES (:id, :org, :type, :wallet, CAST(:body AS jsonb), :at)")
-                    .bind("id", event.id().value())
-                    .bind("org", event.event().orgId().value())
-                    .bind("type", event.event().type().wireName())
-                    .bind("wallet", event.event().walletId().map(WalletId::value).orElse(null))
-                    .bind("body", Json.write(event.body()))
-                    .bind("at", Rows.timestamp(event.createdAt()))
-                    .execute();
+            pipeline.send("INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) "
+                            + "VALUES (?, ?, ?, ?, CAST(? AS jsonb), ?)", event.id().value(), event.event().orgId().value(),
+                    event.event().type().wireName(), event.event().walletId().map(WalletId::value).orElse(null),
+                    Json.write(event.body()), Rows.timestamp(event.createdAt()));
         }
     }
 }

@@ -5,37 +5,32 @@ import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.port.SpendLog;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.Query;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 final class JdbiSpendLog implements SpendLog {
-    private static final RowMapper<SpendEntry> ROW = (rs, ctx) -> new SpendEntry(new TxId(rs.getString("tx_id")),
+    private static final Pipeline.RowReader<SpendEntry> READ = rs -> new SpendEntry(new TxId(rs.getString("tx_id")),
             Rows.instant(rs, "at"), Rows.usdc(rs, "amount_micros"));
 
-    private final Handle handle;
+    private final Pipeline pipeline;
 
-    JdbiSpendLog(Handle handle) {
-        this.handle = handle;
+    JdbiSpendLog(Pipeline pipeline) {
+        this.pipeline = pipeline;
     }
 
+    /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void append(WalletId walletId, SpendEntry entry) {
-        handle.createUpdate("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (:wallet, :tx, :at, :amount)")
-                .bind("wallet", walletId.value())
-                .bind("tx", entry.txId().value())
-                .bind("at", Rows.timestamp(entry.at()))
-                .bind("amount", entry.amount().micros())
-                .execute();
+        pipeline.send("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (?, ?, ?, ?)",
+                walletId.value(), entry.txId().value(), Rows.timestamp(entry.at()), entry.amount().micros());
     }
 
     @Override
     public Optional<SpendEntry> remove(WalletId walletId, TxId txId) {
-        return handle.createQuery("DELETE FROM spend_entries WHERE wallet_id = :wallet AND tx_id = :tx RETURNING *")
-                .bind("wallet", walletId.value()).bind("tx", txId.value()).map(ROW).findOne();
+        return pipeline.one("DELETE FROM spend_entries WHERE wallet_id = ? AND tx_id = ? RETURNING *", READ,
+                walletId.value(), txId.value());
     }
 
     /** One statement for all ranges: each range is an index range scan on (wallet_id, at). */
@@ -45,15 +40,13 @@ final class JdbiSpendLog implements SpendLog {
         if (nonEmpty.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT * FROM spend_entries WHERE wallet_id = :wallet AND (");
+        StringBuilder sql = new StringBuilder("SELECT * FROM spend_entries WHERE wallet_id = ? AND (");
+        List<Object> values = new ArrayList<>(List.of(walletId.value()));
         for (int i = 0; i < nonEmpty.size(); i++) {
-            sql.append(i == 0 ? "" : " OR ").append("(at > :after").append(i).append(" AND at <= :until").append(i).append(')');
+            sql.append(i == 0 ? "" : " OR ").append("(at > ? AND at <= ?)");
+            values.add(Rows.timestamp(nonEmpty.get(i).after()));
+            values.add(Rows.timestamp(nonEmpty.get(i).until()));
         }
-        Query query = handle.createQuery(sql.append(") ORDER BY at, tx_id").toString()).bind("wallet", walletId.value());
-        for (int i = 0; i < nonEmpty.size(); i++) {
-            query.bind("after" + i, Rows.timestamp(nonEmpty.get(i).after()))
-                    .bind("until" + i, Rows.timestamp(nonEmpty.get(i).until()));
-        }
-        return query.map(ROW).list();
+        return pipeline.list(sql.append(") ORDER BY at, tx_id").toString(), READ, values.toArray());
     }
 }

@@ -60,13 +60,13 @@ public final class JdbiStorage implements Storage {
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> work.apply(new HandleStores(handle))));
+        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> new HandleStores(handle).run(work)));
     }
 
     /** On a connection in auto-commit mode, the pool's default: the statement is its own transaction. */
     @Override
     public <T> T readOne(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.withHandle(handle -> work.apply(new HandleStores(handle))));
+        return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle).run(work)));
     }
 
     private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
@@ -101,8 +101,9 @@ public final class JdbiStorage implements Storage {
         return Optional.empty();
     }
 
-    /** The stores on one open handle. */
+    /** The stores on one open handle, their statements sent through one {@link Pipeline}. */
     private static final class HandleStores implements Stores {
+        private final Pipeline pipeline;
         private final OrganisationStore organisations;
         private final ApiKeyStore apiKeys;
         private final WalletStore wallets;
@@ -119,20 +120,28 @@ public final class JdbiStorage implements Storage {
         private final DeliveryStore deliveries;
 
         HandleStores(Handle handle) {
+            pipeline = new Pipeline(handle);
             organisations = new JdbiOrganisations(handle);
             apiKeys = new JdbiApiKeys(handle);
-            wallets = new JdbiWallets(handle);
-            policies = new JdbiPolicies(handle);
+            wallets = new JdbiWallets(handle, pipeline);
+            policies = new JdbiPolicies(handle, pipeline);
             policyAudit = new JdbiPolicyAudit(handle);
-            transactions = new JdbiTransactions(handle);
-            spendLog = new JdbiSpendLog(handle);
+            transactions = new JdbiTransactions(handle, pipeline);
+            spendLog = new JdbiSpendLog(pipeline);
             escrows = new JdbiEscrows(handle);
             recipientCategories = new JdbiSmallStores.Categories(handle);
-            idempotency = new JdbiSmallStores.Idempotency(handle);
+            idempotency = new JdbiSmallStores.Idempotency(handle, pipeline);
             webhooks = new JdbiWebhooks(handle);
             exports = new JdbiExports(handle);
-            outbox = new JdbiSmallStores.Outbox(handle);
+            outbox = new JdbiSmallStores.Outbox(pipeline);
             deliveries = new JdbiDeliveries(handle);
+        }
+
+        /** Runs the unit of work, then sends what its stores held back: before the commit, if any. */
+        <T> T run(Function<Stores, T> work) {
+            T result = work.apply(this);
+            pipeline.flush();
+            return result;
         }
 
         public OrganisationStore organisations() {

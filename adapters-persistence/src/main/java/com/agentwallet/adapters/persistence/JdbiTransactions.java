@@ -17,14 +17,13 @@ import com.agentwallet.core.common.WireNamed;
 import com.agentwallet.core.port.TransactionStore;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 final class JdbiTransactions implements TransactionStore {
-    static final RowMapper<Transaction> ROW = (rs, ctx) -> {
+    static final Pipeline.RowReader<Transaction> READ = rs -> {
         Optional<String> rule = Rows.optionalString(rs, "violation_rule");
         Optional<Violation> violation = rule.isEmpty() ? Optional.empty() : Optional.of(new Violation(
                 WireNamed.parse(ViolationRule.class, rule.get(), "violation_rule"), rs.getString("violation_limit"),
@@ -42,22 +41,31 @@ final class JdbiTransactions implements TransactionStore {
                 Rows.optionalString(rs, "escrow_id").map(EscrowId::new), Rows.optionalString(rs, "failure_reason"),
                 Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
     };
+    static final RowMapper<Transaction> ROW = (rs, ctx) -> READ.read(rs);
+
+    /** The columns a transaction is created with and keeps. */
+    private static final String FIXED = "id, org_id, wallet_id, type, amount_micros, recipient, created_at";
+    /** The columns {@link #update} writes. */
+    private static final String CHANGING = "status, memo, policy_triggered, violation_rule, violation_limit, "
+            + "violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, "
+            + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
+    private static final String INSERT = "INSERT INTO transactions (" + FIXED + ", " + CHANGING + ") VALUES ("
+            + Rows.placeholders(7 + 16) + ")";
+    private static final String UPDATE = "UPDATE transactions SET (" + CHANGING + ") = (" + Rows.placeholders(16)
+            + ") WHERE id = ? AND org_id = ?";
 
     private final Handle handle;
+    private final Pipeline pipeline;
 
-    JdbiTransactions(Handle handle) {
+    JdbiTransactions(Handle handle, Pipeline pipeline) {
         this.handle = handle;
+        this.pipeline = pipeline;
     }
 
+    /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void insert(Transaction tx) {
-        bind(handle.createUpdate("INSERT INTO transactions (id, org_id, wallet_id, type, status, amount_micros, recipient, "
-                + "memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, "
-                + "co_sign_payload, co_sign_expires_at, co_signature, co_sign_requested_by, escrow_id, failure_reason, "
-                + "created_at, updated_at) "
-                + "VALUES (:id, :org, :wallet, :type, :status, :amount, :recipient, :memo, :triggered, :rule, :limit, "
-                + ":attempted, :signature, :slot, :coSigner, :payload, :coSignExpires, :coSignature, :requestedBy, "
-                + ":escrow, :failure, :createdAt, :updatedAt)"), tx).execute();
+        pipeline.send(INSERT, Rows.concat(fixed(tx), changing(tx)));
     }
 
     @Override
@@ -70,14 +78,10 @@ final class JdbiTransactions implements TransactionStore {
         return one(orgId, id, " FOR NO KEY UPDATE");
     }
 
+    /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void update(Transaction tx) {
-        bind(handle.createUpdate("UPDATE transactions SET status = :status, memo = :memo, policy_triggered = :triggered, "
-                + "violation_rule = :rule, violation_limit = :limit, violation_attempted = :attempted, "
-                + "signature = :signature, slot = :slot, co_signer = :coSigner, co_sign_payload = :payload, "
-                + "co_sign_expires_at = :coSignExpires, co_signature = :coSignature, co_sign_requested_by = :requestedBy, "
-                + "escrow_id = :escrow, failure_reason = :failure, updated_at = :updatedAt "
-                + "WHERE id = :id AND org_id = :org"), tx).execute();
+        pipeline.send(UPDATE, Rows.concat(changing(tx), new Object[] {tx.id().value(), tx.orgId().value()}));
     }
 
     @Override
@@ -118,34 +122,25 @@ final class JdbiTransactions implements TransactionStore {
     }
 
     private Optional<Transaction> one(OrgId orgId, TxId id, String suffix) {
-        return handle.createQuery("SELECT * FROM transactions WHERE id = :id AND org_id = :org" + suffix)
-                .bind("id", id.value()).bind("org", orgId.value()).map(ROW).findOne();
+        return pipeline.one("SELECT * FROM transactions WHERE id = ? AND org_id = ?" + suffix, READ, id.value(),
+                orgId.value());
     }
 
-    private static <S extends SqlStatement<S>> S bind(S statement, Transaction tx) {
-        return statement
-                .bind("id", tx.id().value())
-                .bind("org", tx.orgId().value())
-                .bind("wallet", tx.walletId().value())
-                .bind("type", tx.type().wireName())
-                .bind("status", tx.status().wireName())
-                .bind("amount", tx.amount().micros())
-                .bind("recipient", tx.recipient())
-                .bind("memo", tx.memo().orElse(null))
-                .bind("triggered", tx.policyTriggered())
-                .bind("rule", tx.violation().map(v -> v.rule().wireName()).orElse(null))
-                .bind("limit", tx.violation().map(Violation::limit).orElse(null))
-                .bind("attempted", tx.violation().map(Violation::attempted).orElse(null))
-                .bind("signature", tx.signature().orElse(null))
-                .bind("slot", tx.slot().orElse(null))
-                .bind("coSigner", tx.coSign().map(CoSign::coSigner).orElse(null))
-                .bind("payload", tx.coSign().map(CoSign::payload).orElse(null))
-                .bind("coSignExpires", Rows.timestamp(tx.coSign().map(CoSign::expiresAt)))
-                .bind("coSignature", tx.coSign().flatMap(CoSign::signature).orElse(null))
-                .bind("requestedBy", tx.coSign().flatMap(CoSign::requestedBy).map(Actor::id).orElse(null))
-                .bind("escrow", tx.escrowId().map(EscrowId::value).orElse(null))
-                .bind("failure", tx.failureReason().orElse(null))
-                .bind("createdAt", Rows.timestamp(tx.createdAt()))
-                .bind("updatedAt", Rows.timestamp(tx.updatedAt()));
+    private static Object[] fixed(Transaction tx) {
+        return new Object[] {tx.id().value(), tx.orgId().value(), tx.walletId().value(), tx.type().wireName(),
+                tx.amount().micros(), tx.recipient(), Rows.timestamp(tx.createdAt())};
+    }
+
+    /** The values of {@link #CHANGING}, in its order. */
+    private static Object[] changing(Transaction tx) {
+        return new Object[] {tx.status().wireName(), tx.memo().orElse(null), tx.policyTriggered(),
+                tx.violation().map(v -> v.rule().wireName()).orElse(null),
+                tx.violation().map(Violation::limit).orElse(null), tx.violation().map(Violation::attempted).orElse(null),
+                tx.signature().orElse(null), tx.slot().orElse(null), tx.coSign().map(CoSign::coSigner).orElse(null),
+                tx.coSign().map(CoSign::payload).orElse(null), Rows.timestamp(tx.coSign().map(CoSign::expiresAt)),
+                tx.coSign().flatMap(CoSign::signature).orElse(null),
+                tx.coSign().flatMap(CoSign::requestedBy).map(Actor::id).orElse(null),
+                tx.escrowId().map(EscrowId::value).orElse(null), tx.failureReason().orElse(null),
+                Rows.timestamp(tx.updatedAt())};
     }
 }

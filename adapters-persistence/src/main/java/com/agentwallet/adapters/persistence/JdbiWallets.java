@@ -13,7 +13,6 @@ import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -22,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 final class JdbiWallets implements WalletStore {
-    static final RowMapper<Wallet> ROW = (rs, ctx) -> {
+    static final Pipeline.RowReader<Wallet> READ = rs -> {
         Boolean topupEnabled = (Boolean) rs.getObject("topup_enabled");
         Optional<AutoTopup> topup = topupEnabled == null ? Optional.empty() : Optional.of(new AutoTopup(topupEnabled,
                 Rows.usdc(rs, "topup_trigger_micros"), Rows.usdc(rs, "topup_amount_micros")));
@@ -35,15 +34,22 @@ final class JdbiWallets implements WalletStore {
                         Rows.instant(rs, "hour_cutoff")),
                 rs.getLong("session_version"), topup, Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
     };
+    static final RowMapper<Wallet> ROW = (rs, ctx) -> READ.read(rs);
 
-    private static final String COLUMNS = "id, org_id, agent_id, label, policy_id, tags, status, address, balance_micros, "
-            + "spend_day_micros, spend_month_micros, spend_hour_count, day_cutoff, month_cutoff, hour_cutoff, "
-            + "session_version, topup_enabled, topup_trigger_micros, topup_amount_micros, created_at, updated_at";
-    private static final String VALUES = ":id, :org, :agent, :label, :policy, :tags, :status, :address, :balance, "
-            + ":day, :month, :hours, :dayCutoff, :monthCutoff, :hourCutoff, :session, :topupEnabled, :topupTrigger, "
-            + ":topupAmount, :createdAt, :updatedAt";
+    /** The columns a wallet is created with and keeps. */
+    private static final String FIXED = "id, org_id, agent_id, address, created_at";
+    /** The columns {@link #update} writes. */
+    private static final String CHANGING = "label, policy_id, tags, status, balance_micros, spend_day_micros, "
+            + "spend_month_micros, spend_hour_count, day_cutoff, month_cutoff, hour_cutoff, session_version, "
+            + "topup_enabled, topup_trigger_micros, topup_amount_micros, updated_at";
+    private static final String INSERT = "INSERT INTO wallets (" + FIXED + ", " + CHANGING + ") VALUES ("
+            + Rows.placeholders(5 + 16) + ") ON CONFLICT (org_id, agent_id) DO NOTHING";
+    private static final String UPDATE = "UPDATE wallets SET (" + CHANGING + ") = (" + Rows.placeholders(16)
+            + ") WHERE id = ? AND org_id = ?";
+    private static final String BY_ID = "SELECT * FROM wallets WHERE id = ? AND org_id = ?";
 
     private final Handle handle;
+    private final Pipeline pipeline;
     /**
      * The rows this transaction holds locked, as it last read or wrote them: nobody else can change
      * them before it ends, and it writes them only through {@link #update}, so locking one again reads
@@ -51,19 +57,19 @@ final class JdbiWallets implements WalletStore {
      */
     private final Map<WalletId, Wallet> locked = new HashMap<>();
 
-    JdbiWallets(Handle handle) {
+    JdbiWallets(Handle handle, Pipeline pipeline) {
         this.handle = handle;
+        this.pipeline = pipeline;
     }
 
     @Override
     public boolean insertIfAbsent(Wallet wallet) {
-        return bindAll(handle.createUpdate("INSERT INTO wallets (" + COLUMNS + ") VALUES (" + VALUES + ") "
-                + "ON CONFLICT (org_id, agent_id) DO NOTHING"), wallet).execute() == 1;
+        return pipeline.update(INSERT, Rows.concat(fixed(wallet), changing(wallet))) == 1;
     }
 
     @Override
     public Optional<Wallet> find(OrgId orgId, WalletId id) {
-        return one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), "");
+        return pipeline.one(BY_ID, READ, id.value(), orgId.value());
     }
 
     @Override
@@ -72,28 +78,23 @@ final class JdbiWallets implements WalletStore {
         if (held != null && held.orgId().equals(orgId)) {
             return Optional.of(held);
         }
-        return held(one("WHERE id = :id AND org_id = :org", id, Optional.of(orgId), " FOR NO KEY UPDATE"));
+        return held(pipeline.one(BY_ID + " FOR NO KEY UPDATE", READ, id.value(), orgId.value()));
     }
 
     @Override
     public Optional<Wallet> findAnyOrg(WalletId id) {
-        return one("WHERE id = :id", id, Optional.empty(), "");
+        return pipeline.one("SELECT * FROM wallets WHERE id = ?", READ, id.value());
     }
 
     @Override
     public Optional<Wallet> lockByAddress(String address) {
-        return held(handle.createQuery("SELECT * FROM wallets WHERE address = :address FOR NO KEY UPDATE")
-                .bind("address", address).map(ROW).findOne());
+        return held(pipeline.one("SELECT * FROM wallets WHERE address = ? FOR NO KEY UPDATE", READ, address));
     }
 
+    /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void update(Wallet wallet) {
-        bindAll(handle.createUpdate("UPDATE wallets SET label = :label, policy_id = :policy, tags = :tags, "
-                + "status = :status, balance_micros = :balance, spend_day_micros = :day, spend_month_micros = :month, "
-                + "spend_hour_count = :hours, day_cutoff = :dayCutoff, month_cutoff = :monthCutoff, "
-                + "hour_cutoff = :hourCutoff, session_version = :session, topup_enabled = :topupEnabled, "
-                + "topup_trigger_micros = :topupTrigger, topup_amount_micros = :topupAmount, updated_at = :updatedAt "
-                + "WHERE id = :id AND org_id = :org"), wallet).execute();
+        pipeline.send(UPDATE, Rows.concat(changing(wallet), new Object[] {wallet.id().value(), wallet.orgId().value()}));
         locked.computeIfPresent(wallet.id(), (id, before) -> wallet);
     }
 
@@ -126,36 +127,20 @@ final class JdbiWallets implements WalletStore {
         return lockedNow;
     }
 
-    private Optional<Wallet> one(String where, WalletId id, Optional<OrgId> orgId, String suffix) {
-        var query = handle.createQuery("SELECT * FROM wallets " + where + suffix)
-                .bind("id", id.value());
-        orgId.ifPresent(org -> query.bind("org", org.value()));
-        return query.map(ROW).findOne();
+    private static Object[] fixed(Wallet wallet) {
+        return new Object[] {wallet.id().value(), wallet.orgId().value(), wallet.agentId(), wallet.address().base58(),
+                Rows.timestamp(wallet.createdAt())};
     }
 
-    private static <S extends SqlStatement<S>> S bindAll(S statement, Wallet wallet) {
+    /** The values of {@link #CHANGING}, in its order. */
+    private static Object[] changing(Wallet wallet) {
         SpendSummary spend = wallet.spend();
-        return statement
-                .bind("id", wallet.id().value())
-                .bind("org", wallet.orgId().value())
-                .bind("agent", wallet.agentId())
-                .bind("label", wallet.label())
-                .bind("policy", wallet.policyId().value())
-                .bindArray("tags", String.class, wallet.tags())
-                .bind("status", wallet.status().wireName())
-                .bind("address", wallet.address().base58())
-                .bind("balance", wallet.balance().micros())
-                .bind("day", spend.day().micros())
-                .bind("month", spend.month().micros())
-                .bind("hours", spend.hourCount())
-                .bind("dayCutoff", Rows.timestamp(spend.dayCutoff()))
-                .bind("monthCutoff", Rows.timestamp(spend.monthCutoff()))
-                .bind("hourCutoff", Rows.timestamp(spend.hourCutoff()))
-                .bind("session", wallet.sessionVersion())
-                .bind("topupEnabled", wallet.autoTopup().map(AutoTopup::enabled).orElse(null))
-                .bind("topupTrigger", Rows.micros(wallet.autoTopup().map(AutoTopup::triggerBelow)))
-                .bind("topupAmount", Rows.micros(wallet.autoTopup().map(AutoTopup::topupAmount)))
-                .bind("createdAt", Rows.timestamp(wallet.createdAt()))
-                .bind("updatedAt", Rows.timestamp(wallet.updatedAt()));
+        return new Object[] {wallet.label(), wallet.policyId().value(), wallet.tags(), wallet.status().wireName(),
+                wallet.balance().micros(), spend.day().micros(), spend.month().micros(), spend.hourCount(),
+                Rows.timestamp(spend.dayCutoff()), Rows.timestamp(spend.monthCutoff()),
+                Rows.timestamp(spend.hourCutoff()), wallet.sessionVersion(),
+                wallet.autoTopup().map(AutoTopup::enabled).orElse(null),
+                Rows.micros(wallet.autoTopup().map(AutoTopup::triggerBelow)),
+                Rows.micros(wallet.autoTopup().map(AutoTopup::topupAmount)), Rows.timestamp(wallet.updatedAt())};
     }
 }

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,5 +66,17 @@ final class Rows {
 
     static Timestamp timestamp(Optional<Instant> instant) {
         return instant.map(Timestamp::from).orElse(null);
+    }
+
+    /** {@code n} positional parameters, for a statement's values list: {@code ?, ?, ?}. */
+    static String placeholders(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+
+    /** The values of one statement made of two parts, in order. */
+    static Object[] concat(Object[] first, Object[] second) {
+        Object[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 }

@@ -10,14 +10,10 @@ import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.wallet.Wallet;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.SqlLogger;
-import org.jdbi.v3.core.statement.StatementContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import static com.agentwallet.core.testing.RulesBuilder.rules;
@@ -31,18 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UnitOfWorkReadsTest {
     private static HikariDataSource pool;
     private static Jdbi jdbi;
-    private static final List<String> statements = Collections.synchronizedList(new ArrayList<>());
+    private static final RequestLog sent = new RequestLog();
 
     @BeforeAll
     static void createDatabase() {
         pool = TestDatabase.fresh(2);
-        jdbi = Postgres.jdbi(pool);
-        jdbi.setSqlLogger(new SqlLogger() {
-            @Override
-            public void logAfterExecution(StatementContext context) {
-                statements.add(context.getRawSql());
-            }
-        });
+        jdbi = Postgres.jdbi(sent.recording(pool));
     }
 
     @AfterAll
@@ -56,7 +46,7 @@ class UnitOfWorkReadsTest {
         CoreServices core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 5);
         OrgId org = PgBooks.organisation(core, "100");
         FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10");
-        statements.clear();
+        sent.clear();
 
         List<Wallet> seen = storage.inTransaction(stores -> {
             Wallet first = stores.wallets().lock(org, funded.wallet().id()).orElseThrow();
@@ -67,12 +57,12 @@ class UnitOfWorkReadsTest {
 
         assertThat(seen.get(0).balance()).isEqualTo(Usdc.parse("10"));
         assertThat(seen.get(1).balance()).isEqualTo(Usdc.parse("7"));
-        assertThat(statements).filteredOn(sql -> sql.startsWith("SELECT * FROM wallets")).hasSize(1);
+        assertThat(sent.statements()).filteredOn(sql -> sql.startsWith("SELECT * FROM wallets")).hasSize(1);
         assertThat(core.wallets.get(org, funded.wallet().id()).value().balance()).isEqualTo(Usdc.parse("7"));
         Wallet inANewTransaction = storage.inTransaction(stores -> stores.wallets().lock(org, funded.wallet().id()))
                 .orElseThrow();
         assertThat(inANewTransaction.balance()).as("a new transaction reads the row again").isEqualTo(Usdc.parse("7"));
-        assertThat(statements).filteredOn(sql -> sql.startsWith("SELECT * FROM wallets")).hasSize(3);
+        assertThat(sent.statements()).filteredOn(sql -> sql.startsWith("SELECT * FROM wallets")).hasSize(3);
     }
 
     @Test
@@ -81,7 +71,7 @@ class UnitOfWorkReadsTest {
         CoreServices core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 6);
         OrgId org = PgBooks.organisation(core, "100");
         Policy policy = PgBooks.policy(core, org, rules().maxPerTx("5").build());
-        statements.clear();
+        sent.clear();
 
         List<Policy> seen = storage.inTransaction(stores -> {
             Policy first = stores.policies().find(org, policy.id()).orElseThrow();
@@ -93,6 +83,6 @@ class UnitOfWorkReadsTest {
 
         assertThat(seen.get(1)).isEqualTo(seen.get(0));
         assertThat(seen.get(2).name()).isEqualTo("renamed");
-        assertThat(statements).filteredOn(sql -> sql.startsWith("SELECT * FROM policies")).hasSize(2);
+        assertThat(sent.statements()).filteredOn(sql -> sql.startsWith("SELECT * FROM policies")).hasSize(2);
     }
 }

@@ -1,0 +1,221 @@
+package com.agentwallet.adapters.persistence;
+
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.statement.StatementContext;
+import org.jdbi.v3.core.statement.StatementCustomizer;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The statements of one unit of work on the payment's path, sent to PostgreSQL in as few round trips
+ * as their answers allow. A statement whose answer nobody waits for (a write, a lock) is held back
+ * and goes with the next statement that is waited for, or when the unit of work ends: they travel
+ * as one multi-statement request that PostgreSQL runs one after another, in the order they were
+ * made, each with a snapshot of its own, as if sent one by one; the first that fails stops the rest
+ * and the transaction fails whole. Any other statement of the unit of work (through Jdbi) sends
+ * what is held back first, so every statement sees all that was made before it.
+ *
+ * <p>What changes is when a held-back write's failure is seen: at the next statement waited for,
+ * or at the end of the unit of work, instead of at the call. Nothing of the core reads a write's
+ * failure at the call; it fails the unit of work either way.
+ */
+final class Pipeline {
+    /** Reads one row of a result. */
+    @FunctionalInterface
+    interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** What happens with one statement's answer: its rows or its count. */
+    private interface Answer {
+        void rows(ResultSet rows) throws SQLException;
+
+        void count(int count);
+    }
+
+    private static final Answer IGNORED = new Answer() {
+        @Override
+        public void rows(ResultSet rows) {
+        }
+
+        @Override
+        public void count(int count) {
+        }
+    };
+
+    private record Statement(String sql, Object[] values, Answer answer) {
+    }
+
+    private final Handle handle;
+    private final List<Statement> held = new ArrayList<>();
+
+    /** Sends what is held back before any statement made through {@code handle}. */
+    Pipeline(Handle handle) {
+        this.handle = handle;
+        handle.addCustomizer(new StatementCustomizer() {
+            @Override
+            public void beforeExecution(PreparedStatement stmt, StatementContext ctx) throws SQLException {
+                flushing();
+            }
+        });
+    }
+
+    /** Holds back a statement whose answer is not needed; {@code values} bind its {@code ?} in order. */
+    void send(String sql, Object... values) {
+        held.add(new Statement(sql, values, IGNORED));
+    }
+
+    /**
+     * Holds back a query whose rows go to {@code whenRead} once it has run: a read made ahead of the
+     * statement that will need it.
+     */
+    <T> void prefetch(String sql, RowReader<T> reader, Consumer<List<T>> whenRead, Object... values) {
+        List<T> rows = new ArrayList<>();
+        held.add(new Statement(sql, values, new Answer() {
+            @Override
+            public void rows(ResultSet result) throws SQLException {
+                rowsInto(reader, rows).rows(result);
+                whenRead.accept(rows);
+            }
+
+            @Override
+            public void count(int count) {
+                throw new IllegalStateException("expected rows, got a count: " + sql);
+            }
+        }));
+    }
+
+    /** Runs a query, with everything held back before it, and answers its rows. */
+    <T> List<T> list(String sql, RowReader<T> reader, Object... values) {
+        List<T> rows = new ArrayList<>();
+        run(new Statement(sql, values, rowsInto(reader, rows)));
+        return rows;
+    }
+
+    /** {@link #list} of a query answering at most one row. */
+    <T> Optional<T> one(String sql, RowReader<T> reader, Object... values) {
+        List<T> rows = list(sql, reader, values);
+        if (rows.size() > 1) {
+            throw new IllegalStateException("expected at most one row, got " + rows.size() + ": " + sql);
+        }
+        return rows.stream().findFirst();
+    }
+
+    /** Runs a write, with everything held back before it, and answers how many rows it changed. */
+    int update(String sql, Object... values) {
+        int[] changed = {-1};
+        run(new Statement(sql, values, new Answer() {
+            @Override
+            public void rows(ResultSet rows) {
+                throw new IllegalStateException("expected a count, got rows: " + sql);
+            }
+
+            @Override
+            public void count(int count) {
+                changed[0] = count;
+            }
+        }));
+        return changed[0];
+    }
+
+    /** Sends what is held back, if anything; the unit of work does before it commits. */
+    void flush() {
+        try {
+            flushing();
+        } catch (SQLException e) {
+            throw new PipelineException(e);
+        }
+    }
+
+    private void run(Statement last) {
+        held.add(last);
+        flush();
+    }
+
+    private void flushing() throws SQLException {
+        if (held.isEmpty()) {
+            return;
+        }
+        List<Statement> batch = List.copyOf(held);
+        held.clear();
+        Connection connection = handle.getConnection();
+        String sql = batch.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            int index = 1;
+            for (Statement one : batch) {
+                for (Object value : one.values()) {
+                    bind(connection, statement, index++, value);
+                }
+            }
+            boolean rows = statement.execute();
+            for (Statement one : batch) {
+                if (rows) {
+                    try (ResultSet result = statement.getResultSet()) {
+                        one.answer().rows(result);
+                    }
+                } else {
+                    one.answer().count(statement.getUpdateCount());
+                }
+                rows = statement.getMoreResults();
+            }
+        }
+    }
+
+    private static <T> Answer rowsInto(RowReader<T> reader, List<T> into) {
+        return new Answer() {
+            @Override
+            public void rows(ResultSet rows) throws SQLException {
+                while (rows.next()) {
+                    into.add(reader.read(rows));
+                }
+            }
+
+            @Override
+            public void count(int count) {
+                throw new IllegalStateException("expected rows, got a count");
+            }
+        };
+    }
+
+    private static void bind(Connection connection, PreparedStatement statement, int index, Object value)
+            throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.OTHER);
+        } else if (value instanceof String text) {
+            statement.setString(index, text);
+        } else if (value instanceof Long number) {
+            statement.setLong(index, number);
+        } else if (value instanceof Integer number) {
+            statement.setInt(index, number);
+        } else if (value instanceof Boolean flag) {
+            statement.setBoolean(index, flag);
+        } else if (value instanceof Timestamp at) {
+            statement.setTimestamp(index, at);
+        } else if (value instanceof List<?> texts) {
+            statement.setArray(index, connection.createArrayOf("text", texts.toArray()));
+        } else {
+            throw new IllegalArgumentException("no binding for " + value.getClass().getName());
+        }
+    }
+
+    /**
+     * A statement sent through the pipeline failed; its cause is the driver's exception. A Jdbi
+     * exception, as the failure of any other statement of the books is.
+     */
+    static final class PipelineException extends JdbiException {
+        PipelineException(SQLException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+}

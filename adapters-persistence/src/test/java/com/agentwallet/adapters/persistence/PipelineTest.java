@@ -1,0 +1,282 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.IdempotencyRecord;
+import com.agentwallet.core.payment.RecordedResponse;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.CoreServices;
+import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.wallet.Wallet;
+import com.agentwallet.core.wallet.WalletStatus;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
+import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The statements of a unit of work in as few round trips as their answers allow ({@link Pipeline}):
+ * writes held back travel with the next statement waited for, in order; a held write's failure
+ * fails the unit of work whole; a locked idempotency key's record is read with the lock, after it.
+ */
+class PipelineTest {
+    private static final String PAYEE = Addresses.external("pipeline-payee");
+    private static final RequestLog sent = new RequestLog();
+    private static final RandomIdGenerator IDS = new RandomIdGenerator(new Random(9));
+    private static final TxId PIPELINED = IDS.tx();
+    private static final TxId TWICE = IDS.tx();
+    private static final TxId EARLIER = IDS.tx();
+    private static final TxId THEIRS = IDS.tx();
+    private static final TxId NEW = IDS.tx();
+    private static HikariDataSource pool;
+    private static Jdbi jdbi;
+
+    private JdbiStorage storage;
+    private CoreServices core;
+    private OrgId org;
+    private Wallet wallet;
+
+    @BeforeAll
+    static void createDatabase() {
+        pool = TestDatabase.fresh(3);
+        jdbi = Postgres.jdbi(sent.recording(pool));
+    }
+
+    @AfterAll
+    static void closeDatabase() {
+        pool.close();
+    }
+
+    @BeforeEach
+    void aWalletWithTen() {
+        TestDatabase.truncateAll(pool);
+        storage = new JdbiStorage(jdbi);
+        core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 7);
+        org = PgBooks.organisation(core, "100");
+        FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10");
+        wallet = funded.wallet();
+        sent.clear();
+    }
+
+    @Test
+    void heldWritesTravelWithTheNextStatementWaitedForInTheOrderMade() {
+        storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withBalance(Usdc.parse("7"), locked.updatedAt()));
+            stores.transactions().insert(payment(PIPELINED));
+            return stores.policies().find(org, locked.policyId());
+        });
+
+        List<String> requests = sent.requests();
+        assertThat(requests).hasSize(3);
+        assertThat(requests.get(0)).startsWith("SELECT * FROM wallets").doesNotContain(";\n");
+        assertThat(requests.get(1).split(";\n")).satisfiesExactly(
+                sql -> assertThat(sql).startsWith("UPDATE wallets"),
+                sql -> assertThat(sql).startsWith("INSERT INTO transactions"),
+                sql -> assertThat(sql).startsWith("SELECT * FROM policies"));
+        assertThat(requests.get(2)).isEqualTo(RequestLog.COMMIT);
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
+        assertThat(core.payments.get(org, PIPELINED).value().status())
+                .isEqualTo(TransactionStatus.PENDING);
+    }
+
+    @Test
+    void writesHeldAtTheEndOfTheUnitOfWorkAreSentBeforeItCommits() {
+        storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withBalance(Usdc.parse("6"), locked.updatedAt()));
+            return null;
+        });
+
+        assertThat(sent.requests()).hasSize(3);
+        assertThat(sent.requests().get(1)).startsWith("UPDATE wallets").doesNotContain(";\n");
+        assertThat(sent.requests().get(2)).isEqualTo(RequestLog.COMMIT);
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(6_000_000L);
+    }
+
+    @Test
+    void aStatementMadeThroughJdbiSeesWhatWasHeldBeforeIt() {
+        boolean usedWhileArchived = storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withStatus(WalletStatus.ARCHIVED, locked.updatedAt()));
+            return stores.wallets().anyUsesPolicy(org, locked.policyId());
+        });
+
+        assertThat(usedWhileArchived).as("the archived wallet no longer counts").isFalse();
+        assertThat(sent.statements()).filteredOn(sql -> sql.startsWith("UPDATE wallets")).hasSize(1);
+    }
+
+    @Test
+    void aHeldWriteThatFailsFailsTheWholeUnitOfWork() {
+        assertThatThrownBy(() -> storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withBalance(Usdc.parse("1"), locked.updatedAt()));
+            stores.transactions().insert(payment(TWICE));
+            stores.transactions().insert(payment(TWICE));
+            return null;
+        }))
+                .as("a duplicate key, found when the held writes are sent")
+                .isInstanceOf(JdbiException.class)
+                .isNotInstanceOf(StorageUnavailableException.class)
+                .hasMessageContaining("duplicate key");
+
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).as("the update before it is rolled back too")
+                .isEqualTo(10_000_000L);
+        assertThat(core.payments.get(org, TWICE).isOk()).isFalse();
+    }
+
+    @Test
+    void aLockedKeysRecordIsReadWithTheLockAndAnsweredFromWhatTheTransactionWrote() {
+        IdempotencyRecord earlier = IdempotencyRecord.firstUse(org, "key-1", "fp", EARLIER, now());
+        storage.inTransaction(stores -> {
+            stores.transactions().insert(payment(EARLIER));
+            stores.transactions().insert(payment(NEW));
+            stores.idempotency().insert(earlier);
+            return null;
+        });
+        sent.clear();
+
+        List<Optional<IdempotencyRecord>> seen = storage.inTransaction(stores -> {
+            stores.idempotency().lock(org, "key-1");
+            stores.idempotency().lock(org, "key-2");
+            stores.wallets().lock(org, wallet.id());
+            Optional<IdempotencyRecord> first = stores.idempotency().find(org, "key-1");
+            Optional<IdempotencyRecord> second = stores.idempotency().find(org, "key-2");
+            stores.idempotency().insert(IdempotencyRecord.firstUse(org, "key-2", "fp2", NEW, now()));
+            stores.idempotency().delete(org, "key-1");
+            return List.of(first, second, stores.idempotency().find(org, "key-1"),
+                    stores.idempotency().find(org, "key-2"));
+        });
+
+        assertThat(seen.get(0)).contains(earlier);
+        assertThat(seen.get(1)).isEmpty();
+        assertThat(seen.get(2)).as("deleted in this transaction").isEmpty();
+        assertThat(seen.get(3).map(IdempotencyRecord::txId)).as("written in this transaction")
+                .contains(NEW);
+        List<String> requests = sent.requests();
+        assertThat(requests).as("the locks and lookups with the wallet; the writes; the commit").hasSize(3);
+        assertThat(requests.get(0).split(";\n")).satisfiesExactly(
+                sql -> assertThat(sql).contains("pg_advisory_xact_lock"),
+                sql -> assertThat(sql).startsWith("SELECT * FROM idempotency_keys"),
+                sql -> assertThat(sql).contains("pg_advisory_xact_lock"),
+                sql -> assertThat(sql).startsWith("SELECT * FROM idempotency_keys"),
+                sql -> assertThat(sql).startsWith("SELECT * FROM wallets"));
+        assertThat(requests.get(1).split(";\n")).satisfiesExactly(
+                sql -> assertThat(sql).startsWith("INSERT INTO idempotency_keys"),
+                sql -> assertThat(sql).startsWith("DELETE FROM idempotency_keys"));
+    }
+
+    /**
+     * The lookup runs after the lock is granted, with a snapshot of its own: it sees the record a
+     * request holding the key committed while this one waited.
+     */
+    @Test
+    void aLockedKeysLookupSeesWhatTheHolderBeforeItCommitted() throws Exception {
+        storage.inTransaction(stores -> {
+            stores.transactions().insert(payment(THEIRS));
+            return null;
+        });
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        IdempotencyRecord theirs = IdempotencyRecord.firstUse(org, "key-1", "fp", THEIRS, now());
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> storage.inTransaction(stores -> {
+            stores.idempotency().lock(org, "key-1");
+            stores.idempotency().find(org, "key-1");
+            holding.countDown();
+            await(release);
+            stores.idempotency().insert(theirs);
+            return null;
+        }));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Optional<IdempotencyRecord>> waiter = CompletableFuture.supplyAsync(() ->
+                storage.inTransaction(stores -> {
+                    stores.idempotency().lock(org, "key-1");
+                    stores.wallets().lock(org, wallet.id());
+                    return stores.idempotency().find(org, "key-1");
+                }));
+        PgBooks.await("the second request waits for the key's lock", Duration.ofSeconds(10), () ->
+                PgBooks.number(jdbi, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 1);
+
+        release.countDown();
+        holder.get(10, TimeUnit.SECONDS);
+
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).contains(theirs);
+    }
+
+    /**
+     * What one payment with an idempotency key sends PostgreSQL, request by request. Booking it: the
+     * key's lock and record with the wallet's lock; the policy; the spend leaving the rolling windows
+     * (the clock moved on since the wallet last paid); the writes; the commit. Applying the ledger's
+     * outcome: the transaction's lock; its update and event with the recipient's lookup; the answer
+     * recorded; the commit.
+     */
+    @Test
+    void aPaymentWithAKeyIsNineRequests() {
+        MutableClock clock = MutableClock.atTestEpoch();
+        core = PgBooks.services(storage, new FakeLedger(), clock, 8);
+        org = PgBooks.organisation(core, "100");
+        FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().maxPerDay("5").build()),
+                "agent-2", "10");
+        clock.advance(Duration.ofMinutes(1));
+        sent.clear();
+
+        Transaction paid = core.payments.pay(paymentFrom(funded).to(PAYEE).amount("1").idempotencyKey("pay-1").build(),
+                Optional.of(tx -> new RecordedResponse(200, tx.status().wireName()))).value().transaction();
+
+        assertThat(paid.status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(sent.summary()).containsExactly(
+                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets",
+                "SELECT policies",
+                "SELECT spend_entries",
+                "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
+                        + "+ INSERT outbox_events",
+                RequestLog.COMMIT,
+                "SELECT transactions",
+                "UPDATE transactions + INSERT outbox_events + SELECT wallets",
+                "UPDATE idempotency_keys",
+                RequestLog.COMMIT);
+    }
+
+    private Transaction payment(TxId id) {
+        return Transaction.open(id, org, wallet.id(), TransactionType.PAYMENT, TransactionStatus.PENDING,
+                Usdc.parse("1"), PAYEE, now());
+    }
+
+    private static Instant now() {
+        return MutableClock.atTestEpoch().instant();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package com.agentwallet.adapters.persistence;
+
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The requests a data source's connections send PostgreSQL, as the SQL text of each statement
+ * prepared (a pipelined request holds several statements, separated by {@code ;\n}) and each
+ * {@code COMMIT}: one entry is one round trip.
+ */
+final class RequestLog {
+    static final String COMMIT = "COMMIT";
+    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE)\\s+(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
+
+    private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
+
+    /** {@code pool} with every connection it hands out recorded here. */
+    DataSource recording(DataSource pool) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    Object answer = invoke(pool, method, args);
+                    return answer instanceof Connection connection ? recording(connection) : answer;
+                });
+    }
+
+    void clear() {
+        requests.clear();
+    }
+
+    /** The requests since the last {@link #clear}, in order. */
+    List<String> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The statements of all requests since the last {@link #clear}, in order. */
+    List<String> statements() {
+        return requests().stream().flatMap(request -> Arrays.stream(request.split(";\n"))).toList();
+    }
+
+    /**
+     * The requests since the last {@link #clear}, each as what its statements do and to which table,
+     * joined by {@code +}: {@code "UPDATE wallets + SELECT policies"}, or {@code COMMIT}.
+     */
+    List<String> summary() {
+        return requests().stream().map(request -> Arrays.stream(request.split(";\n")).map(statement -> {
+            Matcher matcher = SHAPE.matcher(statement);
+            return matcher.lookingAt() ? matcher.group(1) + " " + matcher.group(2) : statement;
+        }).collect(Collectors.joining(" + "))).toList();
+    }
+
+    private Connection recording(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement")) {
+                        requests.add((String) args[0]);
+                    } else if (method.getName().equals("commit")) {
+                        requests.add(COMMIT);
+                    }
+                    return invoke(connection, method, args);
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
