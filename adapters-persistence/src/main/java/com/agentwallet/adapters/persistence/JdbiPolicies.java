@@ -4,6 +4,7 @@ import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.PolicyStore;
@@ -33,7 +34,8 @@ final class JdbiPolicies implements PolicyStore {
     private final Pipeline pipeline;
     /**
      * Policies this unit of work read, as it read them: the payments of a batch read their wallet's
-     * policy once, as one payment reads it once. Forgotten when this unit of work writes a policy.
+     * policy once, as one payment reads it once. Forgotten when this unit of work writes a policy
+     * (after the write: a read held back before it goes first).
      */
     private final Map<Map.Entry<OrgId, PolicyId>, Optional<Policy>> read = new HashMap<>();
 
@@ -44,11 +46,11 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public void insert(Policy policy) {
-        read.clear();
         bind(handle.createUpdate("INSERT INTO policies (id, org_id, name, version, max_per_tx, max_per_day, max_per_month, "
                 + "velocity_cap, allowed_recipients, blocked_categories, expiry, require_co_sign, co_signer, created_at, "
                 + "updated_at) VALUES (:id, :org, :name, :version, :maxPerTx, :maxPerDay, :maxPerMonth, :velocityCap, "
                 + ":allowed, :blocked, :expiry, :coSign, :coSigner, :createdAt, :updatedAt)"), policy).execute();
+        read.clear();
     }
 
     @Override
@@ -63,19 +65,32 @@ final class JdbiPolicies implements PolicyStore {
 
     @Override
     public void update(Policy policy) {
-        read.clear();
         bind(handle.createUpdate("UPDATE policies SET name = :name, version = :version, max_per_tx = :maxPerTx, "
                 + "max_per_day = :maxPerDay, max_per_month = :maxPerMonth, velocity_cap = :velocityCap, "
                 + "allowed_recipients = :allowed, blocked_categories = :blocked, expiry = :expiry, "
                 + "require_co_sign = :coSign, co_signer = :coSigner, updated_at = :updatedAt "
                 + "WHERE id = :id AND org_id = :org AND deleted_at IS NULL"), policy).execute();
+        read.clear();
     }
 
     @Override
     public void delete(OrgId orgId, PolicyId id) {
-        read.clear();
         handle.createUpdate("UPDATE policies SET deleted_at = now() WHERE id = :id AND org_id = :org AND deleted_at IS NULL")
                 .bind("id", id.value()).bind("org", orgId.value()).execute();
+        read.clear();
+    }
+
+    /**
+     * Holds back the read of a wallet's policy, to go right after the statement that locks the
+     * wallet: with the wallet locked its policy id cannot change, so it is the read {@link #find}
+     * would make next, without a round trip of its own. Forgotten, like any read, when this unit
+     * of work writes a policy afterwards.
+     */
+    void prefetchOfWallet(OrgId orgId, WalletId walletId) {
+        pipeline.prefetch("SELECT p.* FROM policies p JOIN wallets w ON p.id = w.policy_id AND p.org_id = w.org_id "
+                        + "WHERE w.id = ? AND w.org_id = ? AND p.deleted_at IS NULL", READ,
+                rows -> rows.forEach(policy -> read.put(Map.entry(policy.orgId(), policy.id()), Optional.of(policy))),
+                walletId.value(), orgId.value());
     }
 
     @Override

@@ -61,6 +61,8 @@ final class JdbiSmallStores {
 
     static final class Idempotency implements IdempotencyStore {
         private static final String FIND = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ?";
+        private static final String RECORD_RESPONSE = "UPDATE idempotency_keys SET response_status = ?, "
+                + "response_body = ? WHERE org_id = ? AND key = ? AND response_status IS NULL";
         private static final Pipeline.RowReader<IdempotencyRecord> READ = rs -> {
             String body = rs.getString("response_body");
             Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
@@ -127,9 +129,18 @@ final class JdbiSmallStores {
         @Override
         public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
             locked.remove(Map.entry(orgId, key));
-            return pipeline.update("UPDATE idempotency_keys SET response_status = ?, response_body = ? "
-                    + "WHERE org_id = ? AND key = ? AND response_status IS NULL", response.status(), response.body(),
-                    orgId.value(), key) == 1;
+            return pipeline.update(RECORD_RESPONSE, recordingValues(orgId, key, response)) == 1;
+        }
+
+        /** {@link #recordResponse}, held back until the next statement waited for (see {@link Pipeline}). */
+        @Override
+        public void keepResponse(OrgId orgId, String key, RecordedResponse response) {
+            locked.remove(Map.entry(orgId, key));
+            pipeline.send(RECORD_RESPONSE, recordingValues(orgId, key, response));
+        }
+
+        private static Object[] recordingValues(OrgId orgId, String key, RecordedResponse response) {
+            return new Object[] {response.status(), response.body(), orgId.value(), key};
         }
 
         /** Held back until the next statement waited for (see {@link Pipeline}). */

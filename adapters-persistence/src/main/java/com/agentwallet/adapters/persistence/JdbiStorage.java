@@ -60,13 +60,13 @@ public final class JdbiStorage implements Storage {
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> new HandleStores(handle).run(work)));
+        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> new HandleStores(handle).inTransaction(work)));
     }
 
     /** On a connection in auto-commit mode, the pool's default: the statement is its own transaction. */
     @Override
     public <T> T readOne(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle).run(work)));
+        return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle).autoCommitted(work)));
     }
 
     private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
@@ -123,8 +123,9 @@ public final class JdbiStorage implements Storage {
             pipeline = new Pipeline(handle);
             organisations = new JdbiOrganisations(handle);
             apiKeys = new JdbiApiKeys(handle);
-            wallets = new JdbiWallets(handle, pipeline);
-            policies = new JdbiPolicies(handle, pipeline);
+            JdbiPolicies policyStore = new JdbiPolicies(handle, pipeline);
+            policies = policyStore;
+            wallets = new JdbiWallets(handle, pipeline, policyStore);
             policyAudit = new JdbiPolicyAudit(handle);
             transactions = new JdbiTransactions(handle, pipeline);
             spendLog = new JdbiSpendLog(pipeline);
@@ -137,8 +138,15 @@ public final class JdbiStorage implements Storage {
             deliveries = new JdbiDeliveries(handle);
         }
 
-        /** Runs the unit of work, then sends what its stores held back: before the commit, if any. */
-        <T> T run(Function<Stores, T> work) {
+        /** Runs the unit of work, then commits it with what its stores held back, in one round trip. */
+        <T> T inTransaction(Function<Stores, T> work) {
+            T result = work.apply(this);
+            pipeline.commit();
+            return result;
+        }
+
+        /** Runs the unit of work in auto-commit mode, then sends what its stores held back. */
+        <T> T autoCommitted(Function<Stores, T> work) {
             T result = work.apply(this);
             pipeline.flush();
             return result;

@@ -15,6 +15,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,7 @@ final class JdbiWallets implements WalletStore {
 
     private final Handle handle;
     private final Pipeline pipeline;
+    private final JdbiPolicies policies;
     /**
      * The rows this transaction holds locked, as it last read or wrote them: nobody else can change
      * them before it ends, and it writes them only through {@link #update}, so locking one again reads
@@ -57,9 +59,10 @@ final class JdbiWallets implements WalletStore {
      */
     private final Map<WalletId, Wallet> locked = new HashMap<>();
 
-    JdbiWallets(Handle handle, Pipeline pipeline) {
+    JdbiWallets(Handle handle, Pipeline pipeline, JdbiPolicies policies) {
         this.handle = handle;
         this.pipeline = pipeline;
+        this.policies = policies;
     }
 
     @Override
@@ -72,13 +75,18 @@ final class JdbiWallets implements WalletStore {
         return pipeline.one(BY_ID, READ, id.value(), orgId.value());
     }
 
+    /** Its policy is read right after, in the same round trip: who locks a wallet checks a payment. */
     @Override
     public Optional<Wallet> lock(OrgId orgId, WalletId id) {
         Wallet held = locked.get(id);
         if (held != null && held.orgId().equals(orgId)) {
             return Optional.of(held);
         }
-        return held(pipeline.one(BY_ID + " FOR NO KEY UPDATE", READ, id.value(), orgId.value()));
+        List<Wallet> found = new ArrayList<>(1);
+        pipeline.prefetch(BY_ID + " FOR NO KEY UPDATE", READ, found::addAll, id.value(), orgId.value());
+        policies.prefetchOfWallet(orgId, id);
+        pipeline.flush();
+        return held(found.stream().findFirst());
     }
 
     @Override

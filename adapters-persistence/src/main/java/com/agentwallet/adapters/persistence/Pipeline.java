@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
  * and the transaction fails whole. Any other statement of the unit of work (through Jdbi) sends
  * what is held back first, so every statement sees all that was made before it.
  *
+ * <p>The last request of a transaction carries its {@code COMMIT} ({@link #commit}).
+ *
  * <p>What changes is when a held-back write's failure is seen: at the next statement waited for,
  * or at the end of the unit of work, instead of at the call. Nothing of the core reads a write's
  * failure at the call; it fails the unit of work either way.
@@ -129,7 +131,19 @@ final class Pipeline {
         return changed[0];
     }
 
-    /** Sends what is held back, if anything; the unit of work does before it commits. */
+    /**
+     * Commits the unit of work's transaction with what is held back, in one round trip. With nothing
+     * held back there is nothing to save, and the transaction is left to commit as usual. The driver
+     * sees that the server ended the transaction and does not commit it again.
+     */
+    void commit() {
+        if (!held.isEmpty()) {
+            send("COMMIT");
+            flush();
+        }
+    }
+
+    /** Sends what is held back, if anything. */
     void flush() {
         try {
             flushing();

@@ -9,6 +9,7 @@ import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
+import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreServices;
@@ -89,34 +90,90 @@ class PipelineTest {
             Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
             stores.wallets().update(locked.withBalance(Usdc.parse("7"), locked.updatedAt()));
             stores.transactions().insert(payment(PIPELINED));
-            return stores.policies().find(org, locked.policyId());
+            return stores.transactions().lock(org, PIPELINED).orElseThrow();
         });
 
-        List<String> requests = sent.requests();
-        assertThat(requests).hasSize(3);
-        assertThat(requests.get(0)).startsWith("SELECT * FROM wallets").doesNotContain(";\n");
-        assertThat(requests.get(1).split(";\n")).satisfiesExactly(
-                sql -> assertThat(sql).startsWith("UPDATE wallets"),
-                sql -> assertThat(sql).startsWith("INSERT INTO transactions"),
-                sql -> assertThat(sql).startsWith("SELECT * FROM policies"));
-        assertThat(requests.get(2)).isEqualTo(RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly(
+                "SELECT wallets + SELECT policies",
+                "UPDATE wallets + INSERT transactions + SELECT transactions",
+                RequestLog.COMMIT);
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(core.payments.get(org, PIPELINED).value().status())
                 .isEqualTo(TransactionStatus.PENDING);
     }
 
     @Test
-    void writesHeldAtTheEndOfTheUnitOfWorkAreSentBeforeItCommits() {
+    void writesHeldAtTheEndOfTheUnitOfWorkTravelWithItsCommit() {
         storage.inTransaction(stores -> {
             Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
             stores.wallets().update(locked.withBalance(Usdc.parse("6"), locked.updatedAt()));
             return null;
         });
 
-        assertThat(sent.requests()).hasSize(3);
-        assertThat(sent.requests().get(1)).startsWith("UPDATE wallets").doesNotContain(";\n");
-        assertThat(sent.requests().get(2)).isEqualTo(RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", "UPDATE wallets + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(6_000_000L);
+    }
+
+    @Test
+    void aUnitOfWorkWithNothingHeldBackCommitsAsUsual() {
+        storage.inTransaction(stores -> stores.wallets().lock(org, wallet.id()));
+
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", RequestLog.COMMIT);
+    }
+
+    @Test
+    void aUnitOfWorkThatFailsAfterHoldingWritesBackSendsNoneOfThem() {
+        IllegalStateException fault = new IllegalStateException("a fault of the work");
+        assertThatThrownBy(() -> storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withBalance(Usdc.parse("2"), locked.updatedAt()));
+            throw fault;
+        })).isSameAs(fault);
+
+        assertThat(sent.statements()).noneMatch(sql -> sql.startsWith("UPDATE"));
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(10_000_000L);
+    }
+
+    @Test
+    void aLockedWalletsPolicyIsReadWithTheLock() {
+        Policy seen = storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            return stores.policies().find(org, locked.policyId()).orElseThrow();
+        });
+
+        assertThat(seen.id()).isEqualTo(wallet.policyId());
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", RequestLog.COMMIT);
+    }
+
+    /**
+     * The policy is read after the wallet's lock is granted: what the holder of the lock changed in
+     * it meanwhile is seen.
+     */
+    @Test
+    void theLockedWalletsPolicyIsReadOnceTheLockIsGranted() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            Policy policy = stores.policies().find(org, locked.policyId()).orElseThrow();
+            stores.policies().update(new Policy(policy.id(), org, "renamed", policy.rules(), policy.version() + 1,
+                    policy.createdAt(), policy.updatedAt()));
+            holding.countDown();
+            await(release);
+            return null;
+        }));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Optional<Policy>> payer = CompletableFuture.supplyAsync(() -> storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            return stores.policies().find(org, locked.policyId());
+        }));
+        PgBooks.await("the second request waits for the wallet's lock", Duration.ofSeconds(10), () ->
+                PgBooks.number(jdbi, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == 1);
+
+        release.countDown();
+        holder.get(10, TimeUnit.SECONDS);
+
+        assertThat(payer.get(10, TimeUnit.SECONDS).map(Policy::name)).contains("renamed");
     }
 
     @Test
@@ -178,17 +235,10 @@ class PipelineTest {
         assertThat(seen.get(2)).as("deleted in this transaction").isEmpty();
         assertThat(seen.get(3).map(IdempotencyRecord::txId)).as("written in this transaction")
                 .contains(NEW);
-        List<String> requests = sent.requests();
-        assertThat(requests).as("the locks and lookups with the wallet; the writes; the commit").hasSize(3);
-        assertThat(requests.get(0).split(";\n")).satisfiesExactly(
-                sql -> assertThat(sql).contains("pg_advisory_xact_lock"),
-                sql -> assertThat(sql).startsWith("SELECT * FROM idempotency_keys"),
-                sql -> assertThat(sql).contains("pg_advisory_xact_lock"),
-                sql -> assertThat(sql).startsWith("SELECT * FROM idempotency_keys"),
-                sql -> assertThat(sql).startsWith("SELECT * FROM wallets"));
-        assertThat(requests.get(1).split(";\n")).satisfiesExactly(
-                sql -> assertThat(sql).startsWith("INSERT INTO idempotency_keys"),
-                sql -> assertThat(sql).startsWith("DELETE FROM idempotency_keys"));
+        assertThat(sent.summary()).as("the locks and lookups with the wallet; the writes with the commit")
+                .containsExactly("SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT pg_advisory_xact_lock "
+                                + "+ SELECT idempotency_keys + SELECT wallets + SELECT policies",
+                        "INSERT idempotency_keys + DELETE idempotency_keys + COMMIT");
     }
 
     /**
@@ -230,13 +280,13 @@ class PipelineTest {
 
     /**
      * What one payment with an idempotency key sends PostgreSQL, request by request. Booking it: the
-     * key's lock and record with the wallet's lock; the policy; the spend leaving the rolling windows
-     * (the clock moved on since the wallet last paid); the writes; the commit. Applying the ledger's
-     * outcome: the transaction's lock; its update and event with the recipient's lookup; the answer
-     * recorded; the commit.
+     * key's lock and record with the wallet's lock and its policy; the spend leaving the rolling windows
+     * (the clock moved on since the wallet last paid); the writes with the commit. Applying the
+     * ledger's outcome: the transaction's lock; its update and event with the recipient's lookup; the
+     * answer recorded, with the commit.
      */
     @Test
-    void aPaymentWithAKeyIsNineRequests() {
+    void aPaymentWithAKeyIsSixRequests() {
         MutableClock clock = MutableClock.atTestEpoch();
         core = PgBooks.services(storage, new FakeLedger(), clock, 8);
         org = PgBooks.organisation(core, "100");
@@ -250,16 +300,13 @@ class PipelineTest {
 
         assertThat(paid.status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(sent.summary()).containsExactly(
-                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets",
-                "SELECT policies",
+                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets + SELECT policies",
                 "SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
-                        + "+ INSERT outbox_events",
-                RequestLog.COMMIT,
+                        + "+ INSERT outbox_events + COMMIT",
                 "SELECT transactions",
                 "UPDATE transactions + INSERT outbox_events + SELECT wallets",
-                "UPDATE idempotency_keys",
-                RequestLog.COMMIT);
+                "UPDATE idempotency_keys + COMMIT");
     }
 
     private Transaction payment(TxId id) {

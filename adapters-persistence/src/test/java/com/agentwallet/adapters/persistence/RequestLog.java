@@ -1,5 +1,8 @@
 package com.agentwallet.adapters.persistence;
 
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+
 import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -16,11 +19,12 @@ import java.util.stream.Collectors;
 /**
  * The requests a data source's connections send PostgreSQL, as the SQL text of each statement
  * prepared (a pipelined request holds several statements, separated by {@code ;\n}) and each
- * {@code COMMIT}: one entry is one round trip.
+ * {@code COMMIT} the driver sends (none when the server says the transaction has ended already):
+ * one entry is one round trip.
  */
 final class RequestLog {
     static final String COMMIT = "COMMIT";
-    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE)\\s+(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
+    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE)\\s+(?:\\w+\\.)?(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
 
     private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
 
@@ -63,7 +67,8 @@ final class RequestLog {
                 (proxy, method, args) -> {
                     if (method.getName().equals("prepareStatement")) {
                         requests.add((String) args[0]);
-                    } else if (method.getName().equals("commit")) {
+                    } else if (method.getName().equals("commit")
+                            && connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
                         requests.add(COMMIT);
                     }
                     return invoke(connection, method, args);

@@ -277,7 +277,7 @@ public final class PaymentService {
 
     /** Records the answer with the command's idempotency key, if it has one; answers it. */
     private RecordedResponse remember(Stores stores, PayCommand command, RecordedResponse answer) {
-        command.idempotencyKey().ifPresent(key -> stores.idempotency().recordResponse(command.orgId(), key, answer));
+        command.idempotencyKey().ifPresent(key -> stores.idempotency().keepResponse(command.orgId(), key, answer));
         return answer;
     }
 

@@ -26,6 +26,14 @@ public interface IdempotencyStore {
      */
     boolean recordResponse(OrgId orgId, String key, RecordedResponse response);
 
+    /**
+     * {@link #recordResponse} without the answer: a store may send it later in the unit of work, with
+     * what comes next or with the commit, so that it costs no wait of its own.
+     */
+    default void keepResponse(OrgId orgId, String key, RecordedResponse response) {
+        recordResponse(orgId, key, response);
+    }
+
     /** Forgets a key, so that it can be used again after its retention. */
     void delete(OrgId orgId, String key);
 

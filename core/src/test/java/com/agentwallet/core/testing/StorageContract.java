@@ -1114,6 +1114,22 @@ public abstract class StorageContract {
     }
 
     @Test
+    void aResponseKeptWithoutAnAnswerIsKeptLikeARecordedOneAndTheFirstOneStays() {
+        Wallet wallet = givenWalletOfNewOrg();
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        IdempotencyRecord record = IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", paid.id(), T0);
+        RecordedResponse first = new RecordedResponse(200, "{\"status\":\"confirmed\"}");
+        write(s -> s.idempotency().insert(record));
+
+        write(s -> s.idempotency().keepResponse(wallet.orgId(), "k", first));
+        write(s -> s.idempotency().keepResponse(wallet.orgId(), "k", new RecordedResponse(500, "second")));
+        write(s -> s.idempotency().keepResponse(wallet.orgId(), "no-such-key", first));
+
+        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k"))).contains(record.withResponse(first));
+        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "no-such-key"))).isEmpty();
+    }
+
+    @Test
     void aRecordWrittenWithItsResponseKeepsIt() {
         Wallet wallet = givenWalletOfNewOrg();
         Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
