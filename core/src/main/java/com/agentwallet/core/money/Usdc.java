@@ -105,12 +105,14 @@ public record Usdc(long micros) implements Comparable<Usdc> {
     /** The wire form: at least 2 and at most 6 decimals ({@code "0.00"}, {@code "12.50"}, {@code "0.000001"}). */
     @Override
     public String toString() {
-        String fraction = String.format("%06d", micros % MICROS_PER_USDC);
-        int end = DECIMALS;
-        while (end > 2 && fraction.charAt(end - 1) == '0') {
-            end--;
+        long fraction = micros % MICROS_PER_USDC;
+        int decimals = DECIMALS;
+        while (decimals > 2 && fraction % 10 == 0) {
+            fraction /= 10;
+            decimals--;
         }
-        return (micros / MICROS_PER_USDC) + "." + fraction.substring(0, end);
+        String digits = Long.toString(fraction);
+        return (micros / MICROS_PER_USDC) + "." + "0".repeat(decimals - digits.length()) + digits;
     }
 
     private static String stripLeadingZeros(String digits) {

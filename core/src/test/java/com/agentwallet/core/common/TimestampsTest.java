@@ -7,6 +7,11 @@ import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,6 +29,22 @@ class TimestampsTest {
     })
     void formatsInUtcWithMillisecondsAndZ(String instant, String expected) {
         assertThat(Timestamps.format(Instant.parse(instant))).isEqualTo(expected);
+    }
+
+    @Test
+    void formatsAnyInstantAsTheContractsPatternDoes() {
+        DateTimeFormatter pattern = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+        Random random = new Random(42);
+        List<Instant> instants = new ArrayList<>(List.of(Instant.EPOCH, Instant.parse("0000-01-01T00:00:00Z"),
+                Instant.parse("9999-12-31T23:59:59.999999999Z"), Instant.parse("+10000-01-01T00:00:00Z"),
+                Instant.parse("-0001-12-31T23:59:59.5Z")));
+        for (int i = 0; i < 10_000; i++) {
+            instants.add(Instant.ofEpochSecond(random.nextLong(-70_000_000_000L, 260_000_000_000L),
+                    random.nextInt(1_000_000_000)));
+        }
+
+        assertThat(instants).allSatisfy(instant -> assertThat(Timestamps.format(instant)).as("%s", instant)
+                .isEqualTo(pattern.format(instant)));
     }
 
     @ParameterizedTest(name = "{0} is {1}")

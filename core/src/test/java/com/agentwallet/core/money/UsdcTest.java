@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -95,6 +96,21 @@ class UsdcTest {
     })
     void rendersWithTwoToSixDecimals(long micros, String expected) {
         assertThat(Usdc.ofMicros(micros)).hasToString(expected);
+    }
+
+    @Test
+    void rendersAnyAmountAsItsExactDecimalWithTwoToSixDecimals() {
+        Random random = new Random(7);
+        List<Long> amounts = new ArrayList<>(List.of(0L, 1L, 10L, 100_000L, 1_000_000L, Long.MAX_VALUE));
+        for (int i = 0; i < 10_000; i++) {
+            amounts.add(random.nextLong(0, i % 2 == 0 ? 1_000_000_000L : Long.MAX_VALUE));
+        }
+
+        assertThat(amounts).allSatisfy(micros -> {
+            BigDecimal exact = BigDecimal.valueOf(micros, 6).stripTrailingZeros();
+            String expected = exact.setScale(Math.max(2, exact.scale())).toPlainString();
+            assertThat(Usdc.ofMicros(micros)).hasToString(expected);
+        });
     }
 
     @ParameterizedTest(name = "\"{0}\" is zero")
