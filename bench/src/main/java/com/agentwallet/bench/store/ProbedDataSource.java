@@ -22,6 +22,7 @@ import java.util.logging.Logger;
 final class ProbedDataSource implements DataSource {
     private final DataSource pool;
     private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
+    private final LongAdder statements = new LongAdder();
 
     ProbedDataSource(DataSource pool) {
         this.pool = pool;
@@ -29,6 +30,15 @@ final class ProbedDataSource implements DataSource {
 
     void reset() {
         calls.clear();
+        statements.reset();
+    }
+
+    /**
+     * SQL statements prepared since the last reset: a request of several statements, as the
+     * persistence adapter's pipeline sends, counts each (they are separated by semicolons).
+     */
+    long statements() {
+        return statements.sum();
     }
 
     /** Calls per connection method since the last reset. */
@@ -51,6 +61,9 @@ final class ProbedDataSource implements DataSource {
     private Connection wrap(Connection real) {
         InvocationHandler handler = (proxy, method, args) -> {
             calls.computeIfAbsent(method.getName(), n -> new LongAdder()).increment();
+            if (method.getName().equals("prepareStatement")) {
+                statements.add(((String) args[0]).split(";").length);
+            }
             try {
                 return method.invoke(real, args);
             } catch (InvocationTargetException e) {

@@ -27,8 +27,6 @@ import com.agentwallet.core.wallet.Funding;
 import com.agentwallet.core.wallet.Wallet;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.SqlLogger;
-import org.jdbi.v3.core.statement.StatementContext;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -49,7 +47,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -403,15 +400,15 @@ public final class StorePaymentsBenchmark {
     // Where the time goes: round trips and statements of one payment, one at a time
 
     private record Diagnostics(int payments, double writesPerPayment, double bytesOutPerPayment,
-                               double bytesInPerPayment, double jdbiStatementsPerPayment, Map<String, Long> connectionCalls,
+                               double bytesInPerPayment, double statementsPerPayment, Map<String, Long> connectionCalls,
                                double meanMs) {
         void print() {
             System.out.printf(Locale.ROOT, "%nOne payment at a time (%d payments on one connection, no contention):%n",
                     payments);
             System.out.printf(Locale.ROOT, "  round trips to the server per pay(): %.1f (socket writes; %.0f bytes out, "
                     + "%.0f bytes in)%n", writesPerPayment, bytesOutPerPayment, bytesInPerPayment);
-            System.out.printf(Locale.ROOT, "  SQL statements issued by the adapter per pay(): %.1f%n",
-                    jdbiStatementsPerPayment);
+            System.out.printf(Locale.ROOT, "  SQL statements prepared by the adapter per pay(): %.1f%n",
+                    statementsPerPayment);
             StringBuilder calls = new StringBuilder();
             connectionCalls.forEach((name, count) -> {
                 double perPayment = count / (double) payments;
@@ -432,13 +429,6 @@ public final class StorePaymentsBenchmark {
         try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, "", 1)) {
             ProbedDataSource probed = new ProbedDataSource(single);
             Jdbi jdbi = Postgres.jdbi(probed);
-            AtomicInteger statements = new AtomicInteger();
-            jdbi.setSqlLogger(new SqlLogger() {
-                @Override
-                public void logAfterExecution(StatementContext context) {
-                    statements.incrementAndGet();
-                }
-            });
             PaymentService payments = new CoreServices(new JdbiStorage(jdbi), ledger, clock,
                     new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS).payments;
             int warm = 200;
@@ -446,13 +436,12 @@ public final class StorePaymentsBenchmark {
             sequential(payments, payers, warm);
             CountingSocketFactory.reset();
             probed.reset();
-            statements.set(0);
             double mean = sequential(payments, payers, n);
             double writes = CountingSocketFactory.WRITES.get() / (double) n;
             double out = CountingSocketFactory.BYTES_OUT.get() / (double) n;
             double in = CountingSocketFactory.BYTES_IN.get() / (double) n;
             Map<String, Long> calls = probed.calls();
-            double stmts = statements.get() / (double) n;
+            double stmts = probed.statements() / (double) n;
             return new Diagnostics(n, writes, out, in, stmts, calls, mean);
         }
     }
