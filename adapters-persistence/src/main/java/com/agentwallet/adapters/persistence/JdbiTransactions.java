@@ -49,10 +49,8 @@ final class JdbiTransactions implements TransactionStore {
     private static final String CHANGING = "status, memo, policy_triggered, violation_rule, violation_limit, "
             + "violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, "
             + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
-    private static final String INSERT = "INSERT INTO transactions (" + FIXED + ", " + CHANGING + ") VALUES ("
-            + Rows.placeholders(7 + 16) + ")";
-    private static final String UPDATE = "UPDATE transactions SET (" + CHANGING + ") = (" + Rows.placeholders(16)
-            + ") WHERE id = ? AND org_id = ?";
+    private static final String INSERT = Rows.insertWhole("transactions", FIXED, CHANGING);
+    private static final String UPDATE = Rows.updateByIdAndOrg("transactions", CHANGING);
 
     private final Handle handle;
     private final Pipeline pipeline;

@@ -43,10 +43,9 @@ final class JdbiWallets implements WalletStore {
     private static final String CHANGING = "label, policy_id, tags, status, balance_micros, spend_day_micros, "
             + "spend_month_micros, spend_hour_count, day_cutoff, month_cutoff, hour_cutoff, session_version, "
             + "topup_enabled, topup_trigger_micros, topup_amount_micros, updated_at";
-    private static final String INSERT = "INSERT INTO wallets (" + FIXED + ", " + CHANGING + ") VALUES ("
-            + Rows.placeholders(5 + 16) + ") ON CONFLICT (org_id, agent_id) DO NOTHING";
-    private static final String UPDATE = "UPDATE wallets SET (" + CHANGING + ") = (" + Rows.placeholders(16)
-            + ") WHERE id = ? AND org_id = ?";
+    private static final String INSERT = Rows.insertWhole("wallets", FIXED, CHANGING)
+            + " ON CONFLICT (org_id, agent_id) DO NOTHING";
+    private static final String UPDATE = Rows.updateByIdAndOrg("wallets", CHANGING);
     private static final String BY_ID = "SELECT * FROM wallets WHERE id = ? AND org_id = ?";
 
     private final Handle handle;

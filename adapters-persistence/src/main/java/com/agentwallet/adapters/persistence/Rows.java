@@ -68,8 +68,26 @@ final class Rows {
         return instant.map(Timestamp::from).orElse(null);
     }
 
-    /** {@code n} positional parameters, for a statement's values list: {@code ?, ?, ?}. */
-    static String placeholders(int n) {
+    /**
+     * The insert of a row written whole, its columns named in two lists (those it keeps, and those
+     * {@link #updateByIdAndOrg} changes), each value a positional parameter in that order.
+     */
+    static String insertWhole(String table, String fixed, String changing) {
+        return "INSERT INTO " + table + " (" + fixed + ", " + changing + ") VALUES ("
+                + placeholders(columns(fixed) + columns(changing)) + ")";
+    }
+
+    /** The update of a row's {@code changing} columns, then its {@code id} and {@code org_id}, by position. */
+    static String updateByIdAndOrg(String table, String changing) {
+        return "UPDATE " + table + " SET (" + changing + ") = (" + placeholders(columns(changing))
+                + ") WHERE id = ? AND org_id = ?";
+    }
+
+    private static int columns(String names) {
+        return names.split(",").length;
+    }
+
+    private static String placeholders(int n) {
         return String.join(", ", Collections.nCopies(n, "?"));
     }
 
