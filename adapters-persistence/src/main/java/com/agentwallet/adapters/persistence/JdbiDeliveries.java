@@ -18,9 +18,11 @@ import org.jdbi.v3.core.statement.Update;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Deliveries on PostgreSQL. Fan-out is one process at a time (a transaction-scoped advisory lock);
+ * Deliveries on PostgreSQL. Fan-out is one process at a time (a transaction-scoped advisory lock),
+ * and it keeps a horizon (a transaction id) below which every event has been fanned out;
  * due deliveries are claimed {@code FOR UPDATE SKIP LOCKED}, so servers sharing the database never
  * attempt the same delivery at once.
  */
@@ -46,6 +48,8 @@ final class JdbiDeliveries implements DeliveryStore {
             + "d.schedule_start AS delivery_schedule_start, d.next_attempt_at AS delivery_next_attempt_at";
 
     private final Handle handle;
+    /** What {@link #unfanned} read last in this unit of work. */
+    private List<Candidate> candidates = List.of();
 
     JdbiDeliveries(Handle handle) {
         this.handle = handle;
@@ -57,19 +61,48 @@ final class JdbiDeliveries implements DeliveryStore {
                 .mapTo(Boolean.class).one();
     }
 
+    /**
+     * The events from the horizon on, in the order they were numbered, up to the first one whose
+     * transaction is not yet below the oldest transaction still running: an event numbered before it
+     * may still be in flight, and one of the same wallet could depend on it. The horizon goes into
+     * the query as a literal, so that its plan is made for it (the few events above it, through
+     * their index), not for any horizon (walking every event in order).
+     */
     @Override
     public List<StoredEvent> unfanned(int limit) {
-        return handle.createQuery("SELECT " + EVENT_COLUMNS + " FROM outbox_events e WHERE NOT e.fanned_out "
-                        + "ORDER BY e.seq LIMIT :limit")
-                .bind("limit", limit).map(EVENT).list();
+        long horizon = handle.createQuery("SELECT xid::text FROM fan_out_horizon").mapTo(String.class).map(Long::parseLong)
+                .one();
+        candidates = handle.createQuery("SELECT " + EVENT_COLUMNS + ", e.seq AS event_seq, e.xid < s.xmin AS settled, "
+                        + "s.xmin::text AS xmin FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) s "
+                        + "JOIN outbox_events e ON e.xid >= '" + horizon + "'::xid8 ORDER BY e.seq LIMIT :limit")
+                .bind("limit", limit)
+                .map((rs, ctx) -> new Candidate(EVENT.map(rs, ctx), rs.getLong("event_seq"), rs.getBoolean("settled"),
+                        horizon, rs.getString("xmin")))
+                .list();
+        return candidates.stream().takeWhile(Candidate::settled).map(Candidate::event).toList();
     }
 
+    /**
+     * Moves the horizon past the events {@link #unfanned} answered, as far as the ones answered first
+     * that are among {@code events}: to the oldest transaction running when they were read, or lower,
+     * to the transaction of the first event left behind. An event fanned out that is still above the
+     * new horizon is read again next time and scheduled again, which changes nothing.
+     */
     @Override
     public void markFannedOut(Collection<EventId> events) {
-        if (!events.isEmpty()) {
-            handle.createUpdate("UPDATE outbox_events SET fanned_out = true WHERE id IN (<ids>)")
-                    .bindList("ids", events.stream().map(EventId::value).toList()).execute();
+        Set<EventId> marked = Set.copyOf(events);
+        List<Candidate> done = candidates.stream().takeWhile(c -> c.settled() && marked.contains(c.event().id())).toList();
+        if (!done.isEmpty()) {
+            Candidate first = done.get(0);
+            handle.createUpdate("UPDATE fan_out_horizon SET xid = least(CAST(:xmin AS xid8), (SELECT min(e.xid) "
+                            + "FROM outbox_events e WHERE e.xid >= CAST(:horizon AS xid8) AND e.seq > :seq))")
+                    .bind("xmin", first.xmin()).bind("horizon", Long.toString(first.horizon()))
+                    .bind("seq", done.get(done.size() - 1).seq()).execute();
         }
+    }
+
+    /** An event at or above the horizon; {@code settled} when its transaction is below every one still running. */
+    private record Candidate(StoredEvent event, long seq, boolean settled, long horizon, String xmin) {
     }
 
     @Override

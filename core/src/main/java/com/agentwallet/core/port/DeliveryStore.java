@@ -25,9 +25,14 @@ public interface DeliveryStore {
      */
     boolean lockFanOut();
 
-    /** Events not yet fanned out, oldest first. */
+    /**
+     * Events to fan out, oldest first. An event whose turn has not come yet (one written before it
+     * may still be in flight) is left for later, and one already fanned out may be answered again:
+     * scheduling it again changes nothing.
+     */
     List<StoredEvent> unfanned(int limit);
 
+    /** Records that the events {@link #unfanned} answered in this unit of work are fanned out. */
     void markFannedOut(Collection<EventId> events);
 
     /** The organisation's webhooks that are not deleted, active or degraded. */
