@@ -125,10 +125,11 @@ public final class JdbiStorage implements Storage {
             apiKeys = new JdbiApiKeys(handle);
             JdbiPolicies policyStore = new JdbiPolicies(handle, pipeline);
             policies = policyStore;
-            wallets = new JdbiWallets(handle, pipeline, policyStore);
+            JdbiSpendLog spends = new JdbiSpendLog(pipeline);
+            spendLog = spends;
+            wallets = new JdbiWallets(handle, pipeline, policyStore, spends);
             policyAudit = new JdbiPolicyAudit(handle);
             transactions = new JdbiTransactions(handle, pipeline);
-            spendLog = new JdbiSpendLog(pipeline);
             escrows = new JdbiEscrows(handle);
             recipientCategories = new JdbiSmallStores.Categories(handle);
             idempotency = new JdbiSmallStores.Idempotency(handle, pipeline);

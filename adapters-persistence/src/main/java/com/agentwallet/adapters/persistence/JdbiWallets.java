@@ -6,6 +6,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.wallet.AutoTopup;
@@ -51,17 +52,20 @@ final class JdbiWallets implements WalletStore {
     private final Handle handle;
     private final Pipeline pipeline;
     private final JdbiPolicies policies;
+    private final JdbiSpendLog spendLog;
     /**
      * The rows this transaction holds locked, as it last read or wrote them: nobody else can change
      * them before it ends, and it writes them only through {@link #update}, so locking one again reads
-     * nothing (the payments of a batch lock their wallet once). Empty outside a transaction.
+     * nothing (the payments of a batch lock their wallet once); a credit by address drops the copy it
+     * changes. Empty outside a transaction.
      */
     private final Map<WalletId, Wallet> locked = new HashMap<>();
 
-    JdbiWallets(Handle handle, Pipeline pipeline, JdbiPolicies policies) {
+    JdbiWallets(Handle handle, Pipeline pipeline, JdbiPolicies policies, JdbiSpendLog spendLog) {
         this.handle = handle;
         this.pipeline = pipeline;
         this.policies = policies;
+        this.spendLog = spendLog;
     }
 
     @Override
@@ -74,7 +78,10 @@ final class JdbiWallets implements WalletStore {
         return pipeline.one(BY_ID, READ, id.value(), orgId.value());
     }
 
-    /** Its policy is read right after, in the same round trip: who locks a wallet checks a payment. */
+    /**
+     * Its policy and the spends that may leave its windows are read right after, in the same round
+     * trip: who locks a wallet checks a payment.
+     */
     @Override
     public Optional<Wallet> lock(OrgId orgId, WalletId id) {
         Wallet held = locked.get(id);
@@ -84,6 +91,7 @@ final class JdbiWallets implements WalletStore {
         List<Wallet> found = new ArrayList<>(1);
         pipeline.prefetch(BY_ID + " FOR NO KEY UPDATE", READ, found::addAll, id.value(), orgId.value());
         policies.prefetchOfWallet(orgId, id);
+        spendLog.readAheadOfLock(id, () -> found.stream().findFirst().map(Wallet::spend), Instant.now());
         pipeline.flush();
         return held(found.stream().findFirst());
     }
@@ -93,9 +101,16 @@ final class JdbiWallets implements WalletStore {
         return pipeline.one("SELECT * FROM wallets WHERE id = ?", READ, id.value());
     }
 
+    /**
+     * Held back until the next statement waited for (see {@link Pipeline}). The increment takes the
+     * row's lock and adds to the balance as the last writer left it; a copy this transaction holds
+     * of that wallet is dropped, so that locking it again reads the new balance.
+     */
     @Override
-    public Optional<Wallet> lockByAddress(String address) {
-        return held(pipeline.one("SELECT * FROM wallets WHERE address = ? FOR NO KEY UPDATE", READ, address));
+    public void creditByAddress(String address, Usdc amount, Instant now) {
+        pipeline.send("UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? WHERE address = ?",
+                amount.micros(), Rows.timestamp(now), address);
+        locked.values().removeIf(wallet -> wallet.address().base58().equals(address));
     }
 
     /** Held back until the next statement waited for (see {@link Pipeline}). */

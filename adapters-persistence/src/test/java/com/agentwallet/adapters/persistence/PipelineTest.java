@@ -10,6 +10,9 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.SpendEntry;
+import com.agentwallet.core.policy.SpendWindow;
+import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreServices;
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -94,7 +98,7 @@ class PipelineTest {
         });
 
         assertThat(sent.summary()).containsExactly(
-                "SELECT wallets + SELECT policies",
+                "SELECT wallets + SELECT policies + SELECT spend_entries",
                 "UPDATE wallets + INSERT transactions + SELECT transactions",
                 RequestLog.COMMIT);
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
@@ -110,7 +114,7 @@ class PipelineTest {
             return null;
         });
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", "UPDATE wallets + COMMIT");
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", "UPDATE wallets + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(6_000_000L);
     }
 
@@ -118,7 +122,7 @@ class PipelineTest {
     void aUnitOfWorkWithNothingHeldBackCommitsAsUsual() {
         storage.inTransaction(stores -> stores.wallets().lock(org, wallet.id()));
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
     }
 
     @Test
@@ -142,7 +146,7 @@ class PipelineTest {
         });
 
         assertThat(seen.id()).isEqualTo(wallet.policyId());
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies", RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
     }
 
     /**
@@ -174,6 +178,70 @@ class PipelineTest {
         holder.get(10, TimeUnit.SECONDS);
 
         assertThat(payer.get(10, TimeUnit.SECONDS).map(Policy::name)).contains("renamed");
+    }
+
+    /**
+     * The spends that may leave the wallet's windows are read after the lock is granted, so they
+     * include the one its holder logged meanwhile, and they answer the check with no request of its
+     * own; a spend logged or removed after the read is answered as it is then.
+     */
+    @Test
+    void theSpendsThatMayLeaveAreReadOnceTheLockIsGrantedAndAnswerTheCheck() throws Exception {
+        Instant now = now();
+        SpendEntry old = new SpendEntry(EARLIER, now.minus(Duration.ofMinutes(90)), Usdc.parse("1"));
+        SpendEntry logged = new SpendEntry(THEIRS, now.minus(Duration.ofMinutes(80)), Usdc.parse("2"));
+        SpendEntry removed = new SpendEntry(TWICE, now.minus(Duration.ofMinutes(70)), Usdc.parse("3"));
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> storage.inTransaction(stores -> {
+            stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.spendLog().append(wallet.id(), old);
+            holding.countDown();
+            await(release);
+            return null;
+        }));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<List<List<SpendEntry>>> payer = CompletableFuture.supplyAsync(() -> storage.inTransaction(
+                stores -> {
+                    Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+                    List<TimeRange> leaving = List.of(new TimeRange(locked.spend().cutoff(SpendWindow.HOUR),
+                            now.minus(SpendWindow.HOUR.length())));
+                    List<SpendEntry> first = stores.spendLog().entriesIn(wallet.id(), leaving);
+                    stores.spendLog().append(wallet.id(), logged);
+                    stores.spendLog().append(wallet.id(), removed);
+                    stores.spendLog().remove(wallet.id(), TWICE);
+                    return List.of(first, stores.spendLog().entriesIn(wallet.id(), leaving));
+                }));
+        PgBooks.await("the second request waits for the wallet's lock", Duration.ofSeconds(10), () ->
+                PgBooks.number(jdbi, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == 1);
+
+        release.countDown();
+        holder.get(10, TimeUnit.SECONDS);
+
+        assertThat(payer.get(10, TimeUnit.SECONDS)).containsExactly(List.of(old), List.of(old, logged));
+        assertThat(sent.summary()).noneMatch(request -> request.startsWith("SELECT spend_entries"));
+    }
+
+    /** A range past what was read with the lock (a clock ahead of this machine's) is read by a query of its own. */
+    @Test
+    void aRangePastTheSpendsReadWithTheLockIsReadByItself() {
+        Instant later = Instant.now().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.MICROS);
+        SpendEntry spend = new SpendEntry(EARLIER, later.minus(Duration.ofHours(2)), Usdc.parse("1"));
+        storage.inTransaction(stores -> {
+            stores.spendLog().append(wallet.id(), spend);
+            return null;
+        });
+        sent.clear();
+
+        List<SpendEntry> leaving = storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            return stores.spendLog().entriesIn(wallet.id(), List.of(new TimeRange(locked.spend().cutoff(SpendWindow.HOUR),
+                    later.minus(SpendWindow.HOUR.length()))));
+        });
+
+        assertThat(leaving).containsExactly(spend);
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+                "SELECT spend_entries", RequestLog.COMMIT);
     }
 
     @Test
@@ -237,7 +305,7 @@ class PipelineTest {
                 .contains(NEW);
         assertThat(sent.summary()).as("the locks and lookups with the wallet; the writes with the commit")
                 .containsExactly("SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT pg_advisory_xact_lock "
-                                + "+ SELECT idempotency_keys + SELECT wallets + SELECT policies",
+                                + "+ SELECT idempotency_keys + SELECT wallets + SELECT policies + SELECT spend_entries",
                         "INSERT idempotency_keys + DELETE idempotency_keys + COMMIT");
     }
 
@@ -286,7 +354,7 @@ class PipelineTest {
      * answer recorded, with the commit.
      */
     @Test
-    void aPaymentWithAKeyIsSixRequests() {
+    void aPaymentWithAKeyIsFourRequests() {
         MutableClock clock = MutableClock.atTestEpoch();
         core = PgBooks.services(storage, new FakeLedger(), clock, 8);
         org = PgBooks.organisation(core, "100");
@@ -300,13 +368,12 @@ class PipelineTest {
 
         assertThat(paid.status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(sent.summary()).containsExactly(
-                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets + SELECT policies",
-                "SELECT spend_entries",
+                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets + SELECT policies "
+                        + "+ SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
                         + "+ INSERT outbox_events + COMMIT",
                 "SELECT transactions",
-                "UPDATE transactions + INSERT outbox_events + SELECT wallets",
-                "UPDATE idempotency_keys + COMMIT");
+                "UPDATE transactions + INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 
     private Transaction payment(TxId id) {

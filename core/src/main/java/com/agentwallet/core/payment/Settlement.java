@@ -241,9 +241,7 @@ public final class Settlement {
     /** Where a confirmed transaction's money arrives in the books. */
     private void credit(Stores stores, Transaction tx, Instant now) {
         switch (tx.type()) {
-            case PAYMENT, ESCROW_RELEASE -> stores.wallets().lockByAddress(tx.recipient())
-                    .ifPresent(receiver -> stores.wallets().update(
-                            receiver.withBalance(receiver.balance().plus(tx.amount()), now)));
+            case PAYMENT, ESCROW_RELEASE -> stores.wallets().creditByAddress(tx.recipient(), tx.amount(), now);
             case FUNDING -> {
                 Wallet wallet = lockWallet(stores, tx);
                 Wallet funded = wallet.withBalance(wallet.balance().plus(tx.amount()), now);

@@ -5,6 +5,7 @@ import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 
@@ -34,8 +35,11 @@ public interface WalletStore {
     /** Any organisation's wallet: escrows and payments may go to wallets of other organisations. */
     Optional<Wallet> findAnyOrg(WalletId id);
 
-    /** The wallet at a ledger address, in any organisation, locked. */
-    Optional<Wallet> lockByAddress(String address);
+    /**
+     * Adds {@code amount} to the balance of the wallet at a ledger address, in any organisation, if
+     * there is one: money a payment or an escrow's release sent it. Nothing else of the wallet changes.
+     */
+    void creditByAddress(String address, Usdc amount, Instant now);
 
     void update(Wallet wallet);
 

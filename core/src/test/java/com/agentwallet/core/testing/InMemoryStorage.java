@@ -25,6 +25,7 @@ import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.IdempotencyRecord;
 import com.agentwallet.core.payment.RecordedResponse;
@@ -392,8 +393,9 @@ public final class InMemoryStorage implements Storage {
             return Optional.ofNullable(wallets.get(id));
         }
 
-        public Optional<Wallet> lockByAddress(String address) {
-            return wallets.values().stream().filter(w -> w.address().base58().equals(address)).findFirst();
+        public void creditByAddress(String address, Usdc amount, Instant now) {
+            wallets.values().stream().filter(w -> w.address().base58().equals(address)).findFirst()
+                    .ifPresent(w -> put(wallets, w.id(), w.withBalance(w.balance().plus(amount), now)));
         }
 
         public void update(Wallet wallet) {

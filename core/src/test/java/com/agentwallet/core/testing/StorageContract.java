@@ -284,7 +284,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void findAnyOrgAndLockByAddressReachWalletsOfEveryOrganisation() {
+    void findAnyOrgAndCreditByAddressReachWalletsOfEveryOrganisation() {
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
         Wallet mine = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
@@ -295,9 +295,33 @@ public abstract class StorageContract {
         assertThat(txOptional(s -> s.wallets().findAnyOrg(theirs.id()))).contains(theirs);
         assertThat(txOptional(s -> s.wallets().findAnyOrg(mine.id()))).contains(mine);
         assertThat(txOptional(s -> s.wallets().findAnyOrg(ids.wallet()))).isEmpty();
-        assertThat(txOptional(s -> s.wallets().lockByAddress(theirs.address().base58()))).contains(theirs);
-        assertThat(txOptional(s -> s.wallets().lockByAddress(mine.address().base58()))).contains(mine);
-        assertThat(txOptional(s -> s.wallets().lockByAddress(nextAddress().base58()))).isEmpty();
+
+        Instant credited = T0.plusSeconds(60);
+        storage.inTransaction(s -> {
+            s.wallets().creditByAddress(theirs.address().base58(), Usdc.parse("2.5"), credited);
+            s.wallets().creditByAddress(nextAddress().base58(), Usdc.parse("7"), credited);
+            return null;
+        });
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(theirs.id())))
+                .contains(theirs.withBalance(theirs.balance().plus(Usdc.parse("2.5")), credited));
+        assertThat(txOptional(s -> s.wallets().findAnyOrg(mine.id()))).contains(mine);
+    }
+
+    @Test
+    void aCreditByAddressIsSeenByTheTransactionThatLockedTheWalletBefore() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Instant credited = T0.plusSeconds(60);
+
+        Wallet relocked = storage.inTransaction(s -> {
+            s.wallets().lock(org.id(), wallet.id()).orElseThrow();
+            s.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("1"), credited);
+            return s.wallets().lock(org.id(), wallet.id()).orElseThrow();
+        });
+
+        assertThat(relocked.balance()).isEqualTo(wallet.balance().plus(Usdc.parse("1")));
+        assertThat(relocked.updatedAt()).isEqualTo(credited);
     }
 
     @Test
