@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  * </pre>
  *
  * Options: {@code --server-jar PATH} (default {@code bootstrap/<build folder>/agent-wallet.jar} of
- * the repository this tool was built in), {@code --server-jvm "options"} ("-Xms1g -Xmx1g"),
+ * the repository this tool was built in), {@code --server-jvm "options"} ("-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10"),
  * {@code --pool N} ({@code database.maxConnections}; the configuration's 16 if not given),
  * {@code --clients 16,32,64}, {@code --warmup} seconds of warm-up at least, longer while the
  * server's JIT is busy (10, and up to 3 minutes while it compiles; then 3 before each run, or less if this is less;
@@ -92,7 +92,7 @@ public final class ServiceLoadBenchmark {
                            boolean pgbench) {
         static Options parse(String[] args) {
             Optional<Path> serverJar = Optional.empty();
-            List<String> serverJvm = List.of("-Xms1g", "-Xmx1g");
+            List<String> serverJvm = List.of("-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=10");
             OptionalInt pool = OptionalInt.empty();
             List<Integer> clients = List.of(16, 32, 64);
             int warmup = 10;
@@ -117,7 +117,7 @@ public final class ServiceLoadBenchmark {
                     case "--no-export" -> exportRows = 0;
                     case "--no-pgbench" -> pgbench = false;
                     case "-h", "--help" -> {
-                        System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g\"] "
+                        System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10\"] "
                                 + "[--pool N] [--clients 16,32,64] [--warmup 10] [--seconds 15] [--read-seconds 8] "
                                 + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench]");
                         System.exit(0);
