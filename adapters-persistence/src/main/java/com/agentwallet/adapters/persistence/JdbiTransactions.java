@@ -79,7 +79,16 @@ final class JdbiTransactions implements TransactionStore {
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void update(Transaction tx) {
-        pipeline.send(UPDATE, Rows.concat(changing(tx), new Object[] {tx.id().value(), tx.orgId().value()}));
+        pipeline.send(UPDATE, byId(tx));
+    }
+
+    @Override
+    public boolean updateIfPending(Transaction tx) {
+        return pipeline.update(UPDATE + " AND status = 'pending'", byId(tx)) == 1;
+    }
+
+    private static Object[] byId(Transaction tx) {
+        return Rows.concat(changing(tx), new Object[] {tx.id().value(), tx.orgId().value()});
     }
 
     @Override

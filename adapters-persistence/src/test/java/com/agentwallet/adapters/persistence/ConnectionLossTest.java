@@ -116,7 +116,7 @@ class ConnectionLossTest {
 
     @Test
     void aPaymentCutWhileItsLedgerOutcomeIsAppliedStaysHeldAndItsRetryAppliesItWithoutPayingAgain() {
-        cutAfter.set("transactions.lock");
+        cutAfter.set("transactions.updateIfPending");
 
         assertThatThrownBy(() -> core.payments.pay(thirtyWithKey())).isInstanceOf(StorageUnavailableException.class);
 

@@ -372,8 +372,8 @@ class PipelineTest {
                         + "+ SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
                         + "+ INSERT outbox_events + COMMIT",
-                "SELECT transactions",
-                "UPDATE transactions + INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
+                "UPDATE transactions",
+                "INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 
     private Transaction payment(TxId id) {

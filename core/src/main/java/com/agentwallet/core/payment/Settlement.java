@@ -98,7 +98,7 @@ public final class Settlement {
             return new Settled<>(created, Optional.empty());
         }
         return storage.inTransaction(stores -> {
-            Transaction applied = apply(stores, created.orgId(), created.id(), outcome);
+            Transaction applied = apply(stores, created, outcome);
             return new Settled<>(applied, Optional.of(alongside.apply(stores, applied)));
         });
     }
@@ -132,7 +132,7 @@ public final class Settlement {
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
-        return storage.inTransaction(stores -> apply(stores, orgId, txId, outcome));
+        return storage.inTransaction(stores -> apply(stores, work.tx(), outcome));
     }
 
     private LedgerOutcome submit(LedgerInstruction instruction) {
@@ -211,31 +211,48 @@ public final class Settlement {
         };
     }
 
-    private Transaction apply(Stores stores, OrgId orgId, TxId txId, LedgerOutcome outcome) {
-        Transaction tx = stores.transactions().lock(orgId, txId)
-                .orElseThrow(() -> new IllegalStateException("no transaction " + txId));
-        if (tx.status() != TransactionStatus.PENDING) {
-            return tx;
-        }
+    /**
+     * Applies the ledger's outcome to {@code pending}, the transaction as it was read or written
+     * while pending: its new state is stored only if it is still pending then (a conditional update,
+     * not a lock and a read), and what the outcome moves and announces follows only if it was.
+     * Nothing else changes a pending transaction, so the state stored is the one read and the step.
+     */
+    private Transaction apply(Stores stores, Transaction pending, LedgerOutcome outcome) {
         Instant now = clock.instant();
         if (outcome instanceof LedgerOutcome.Confirmed confirmed) {
-            Transaction next = step(stores, tx, new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()), now);
-            credit(stores, next, now);
-            return next;
+            return step(stores, pending, new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()), now)
+                    .map(next -> {
+                        credit(stores, next, now);
+                        return next;
+                    })
+                    .orElseGet(() -> current(stores, pending));
         }
         LedgerOutcome.Rejected rejected = (LedgerOutcome.Rejected) outcome;
-        if (tx.type() == TransactionType.ESCROW_RELEASE || tx.type() == TransactionType.ESCROW_REFUND) {
+        if (pending.type() == TransactionType.ESCROW_RELEASE || pending.type() == TransactionType.ESCROW_REFUND) {
             // The vault can only pay out where its escrow says; a refusal there is transient, so it stays pending.
-            return tx;
+            return current(stores, pending);
         }
-        Transaction next = step(stores, tx,
-                new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()), now);
-        giveBack(stores, next, now);
-        return next;
+        return step(stores, pending, new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()), now)
+                .map(next -> {
+                    giveBack(stores, next, now);
+                    return next;
+                })
+                .orElseGet(() -> current(stores, pending));
     }
 
-    private Transaction step(Stores stores, Transaction tx, TransactionCommand command, Instant now) {
-        return TransactionMachine.applyAndStore(stores, events, tx, command, now).value();
+    /** The pending transaction after {@code command}, stored with its events if it was still pending. */
+    private Optional<Transaction> step(Stores stores, Transaction pending, TransactionCommand command, Instant now) {
+        Transition<Transaction> transition = TransactionMachine.apply(pending, command, now).value();
+        if (!stores.transactions().updateIfPending(transition.state())) {
+            return Optional.empty();
+        }
+        events.publish(stores, transition.events());
+        return Optional.of(transition.state());
+    }
+
+    private static Transaction current(Stores stores, Transaction tx) {
+        return stores.transactions().find(tx.orgId(), tx.id())
+                .orElseThrow(() -> new IllegalStateException("no transaction " + tx.id()));
     }
 
     /** Where a confirmed transaction's money arrives in the books. */

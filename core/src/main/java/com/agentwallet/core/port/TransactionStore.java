@@ -35,6 +35,12 @@ public interface TransactionStore {
 
     void update(Transaction transaction);
 
+    /**
+     * Stores the transaction's new state if it is still {@code pending} in the store, as the outcome
+     * of its settlement; answers whether it was. What makes it wait is the row's lock, not a read.
+     */
+    boolean updateIfPending(Transaction transaction);
+
     Page<Transaction> list(OrgId orgId, Query query, PageRequest page);
 
     /** Transactions still {@code pending} that were last changed at or before {@code changedBy}: the ledger's unfinished work. */

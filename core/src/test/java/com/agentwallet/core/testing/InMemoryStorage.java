@@ -493,6 +493,16 @@ public final class InMemoryStorage implements Storage {
             put(transactions, transaction.id(), transaction);
         }
 
+        public boolean updateIfPending(Transaction transaction) {
+            Transaction stored = transactions.get(transaction.id());
+            if (stored == null || !stored.orgId().equals(transaction.orgId())
+                    || stored.status() != TransactionStatus.PENDING) {
+                return false;
+            }
+            put(transactions, transaction.id(), transaction);
+            return true;
+        }
+
         public Page<Transaction> list(OrgId orgId, Query query, PageRequest page) {
             return page(transactions.values(), t -> t.orgId().equals(orgId)
                             && query.walletId().map(t.walletId()::equals).orElse(true)

@@ -689,6 +689,23 @@ public abstract class StorageContract {
     }
 
     @Test
+    void aConditionalUpdateStoresAPendingTransactionOnlyOnce() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
+                WalletStatus.ACTIVE, List.of(), T0);
+        Transaction tx = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction confirmed = tx.confirmed("sig-1", 77L, T0.plusSeconds(3));
+        Transaction failed = tx.withStatus(TransactionStatus.FAILED, T0.plusSeconds(4));
+        Transaction neverStored = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+
+        assertThat(txBoolean(s -> s.transactions().updateIfPending(neverStored))).isFalse();
+        assertThat(txBoolean(s -> s.transactions().updateIfPending(confirmed))).isTrue();
+        assertThat(txBoolean(s -> s.transactions().updateIfPending(failed))).as("no longer pending").isFalse();
+        assertThat(txOptional(s -> s.transactions().find(org.id(), tx.id()))).contains(confirmed);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), neverStored.id()))).isEmpty();
+    }
+
+    @Test
     void transactionHistoryAppliesEveryFilterFromInclusiveToExclusive() {
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
