@@ -68,10 +68,9 @@ class FanOutHorizonTest {
 
     @Test
     void anEventCommittedAfterALaterNumberedOneIsFannedOut() throws SQLException {
-        try (Connection first = begin(); Connection second = begin()) {
+        try (Connection first = begin()) {
             String early = append(first);
-            String late = append(second);
-            second.commit();
+            String late = committedEvent();
 
             assertThat(dispatcher.fanOut(100)).as("the later event waits while an earlier one is in flight").isZero();
 
@@ -87,11 +86,7 @@ class FanOutHorizonTest {
         try (Connection older = begin(); Connection running = begin()) {
             takeTransactionId(older);
             takeTransactionId(running);
-            String first;
-            try (Connection newer = begin()) {
-                first = append(newer);
-                newer.commit();
-            }
+            String first = committedEvent();
             String second = append(older);
             older.commit();
 
@@ -113,11 +108,7 @@ class FanOutHorizonTest {
             takeTransactionId(running);
             String done = append(older);
             older.commit();
-            String waiting;
-            try (Connection newer = begin()) {
-                waiting = append(newer);
-                newer.commit();
-            }
+            String waiting = committedEvent();
             String behind = append(oldest);
             oldest.commit();
 
@@ -138,6 +129,15 @@ class FanOutHorizonTest {
         Connection connection = pool.getConnection();
         connection.setAutoCommit(false);
         return connection;
+    }
+
+    /** An event written by a transaction of its own, committed (its id the newest yet). */
+    private String committedEvent() throws SQLException {
+        try (Connection newer = begin()) {
+            String id = append(newer);
+            newer.commit();
+            return id;
+        }
     }
 
     /** Gives the transaction its id now, before it writes anything. */
