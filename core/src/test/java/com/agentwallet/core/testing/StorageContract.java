@@ -310,8 +310,7 @@ public abstract class StorageContract {
     @Test
     void aCreditByAddressIsSeenByTheTransactionThatLockedTheWalletBefore() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Instant credited = T0.plusSeconds(60);
 
         Wallet relocked = storage.inTransaction(s -> {
@@ -648,8 +647,7 @@ public abstract class StorageContract {
     @Test
     void aTransactionKeepsEveryField() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Transaction full = new Transaction(ids.tx(), org.id(), wallet.id(), TransactionType.PAYMENT,
                 TransactionStatus.FAILED, Usdc.parse("12.000001"), RECIPIENT, Optional.of("invoice 42 – ünïcödé"), true,
                 Optional.empty(), Optional.of("5" + "x".repeat(86)), Optional.of(123_456_789L),
@@ -673,8 +671,7 @@ public abstract class StorageContract {
     void findLockAndUpdateOfATransactionAreScopedToItsOrganisation() {
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Transaction tx = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
 
         assertThat(txOptional(s -> s.transactions().find(org.id(), tx.id()))).contains(tx);
@@ -691,8 +688,7 @@ public abstract class StorageContract {
     @Test
     void aConditionalUpdateStoresAPendingTransactionOnlyOnce() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Transaction tx = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
         Transaction confirmed = tx.confirmed("sig-1", 77L, T0.plusSeconds(3));
         Transaction failed = tx.withStatus(TransactionStatus.FAILED, T0.plusSeconds(4));
@@ -742,8 +738,7 @@ public abstract class StorageContract {
     @Test
     void transactionHistoryPagesNewestFirst() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         List<Transaction> newestFirst = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
             newestFirst.add(0, givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(i)));
@@ -761,8 +756,7 @@ public abstract class StorageContract {
     @Test
     void pendingSinceFindsPendingTransactionsLastChangedAtOrBeforeTheInstant() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Instant changedBy = T0.plusSeconds(100);
         Transaction old = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
         Transaction atTheInstant = givenTx(wallet, TransactionType.WITHDRAWAL, TransactionStatus.PENDING, changedBy);
@@ -780,8 +774,7 @@ public abstract class StorageContract {
     @Test
     void claimCoSignExpiredTakesPaymentsWaitingForACoSignatureWhoseWindowClosedEarliestFirst() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Instant now = T0.plusSeconds(600);
         Transaction closedBefore = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, now.minusSeconds(60));
         Transaction closedNow = givenCoSignTx(wallet, TransactionStatus.PENDING_CO_SIGN, now);
@@ -1113,8 +1106,7 @@ public abstract class StorageContract {
     @Test
     void aSecondInsertOfAKeyInTheSameOrganisationFails() {
         Organisation org = givenOrg();
-        Wallet wallet = givenWallet(org.id(), givenPolicy(org.id(), PolicyRules.NONE, T0).id(), "agent-1",
-                WalletStatus.ACTIVE, List.of(), T0);
+        Wallet wallet = givenWalletOfOrg(org);
         Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
         Transaction retried = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0.plusSeconds(1));
         IdempotencyRecord record = IdempotencyRecord.firstUse(org.id(), "order-42", "fp-1", paid.id(), T0);
