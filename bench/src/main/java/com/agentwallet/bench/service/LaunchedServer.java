@@ -52,6 +52,7 @@ final class LaunchedServer implements AutoCloseable {
     private final int admin;
     private final Path log;
     private final Path console;
+    private final Path gcLog;
     private final Thread hook = new Thread(this::stop, "stop the server under test");
     private String orgId;
     private String adminKey;
@@ -69,6 +70,7 @@ final class LaunchedServer implements AutoCloseable {
         this.admin = freePort();
         this.log = temp.resolve("server.log");
         this.console = temp.resolve("server-console.log");
+        this.gcLog = temp.resolve("server-gc.log");
     }
 
     /**
@@ -192,6 +194,7 @@ final class LaunchedServer implements AutoCloseable {
     private void start() throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(java()));
         command.addAll(jvmOptions);
+        command.add("-Xlog:gc:file=" + gcLog + ":time");
         command.addAll(List.of("-jar", jar.toString(), "server", config.toString()));
         process = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).start();
@@ -248,6 +251,11 @@ final class LaunchedServer implements AutoCloseable {
 
     Path log() {
         return log;
+    }
+
+    /** The server's GC log: one line per pause, stamped with the wall-clock time it ended. */
+    Path gcLog() {
+        return gcLog;
     }
 
     /**

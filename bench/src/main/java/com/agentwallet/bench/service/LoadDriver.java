@@ -55,7 +55,7 @@ final class LoadDriver {
 
     /** What one run measured: the requests answered as expected in its measured part, and their latencies. */
     record Measured(String name, int clients, long ok, Map<String, Long> problems, double seconds, long[] latencies,
-                    CpuUse cpu, int connections) {
+                    CpuUse cpu, int connections, String disturbances) {
         double perSecond() {
             return ok / seconds;
         }
@@ -104,10 +104,12 @@ final class LoadDriver {
 
     private final LaunchedServer server;
     private final CpuMeter cpu;
+    private final Disturbances disturbances;
 
-    LoadDriver(LaunchedServer server, CpuMeter cpu) {
+    LoadDriver(LaunchedServer server, CpuMeter cpu, Disturbances disturbances) {
         this.server = server;
         this.cpu = cpu;
+        this.disturbances = disturbances;
     }
 
     /** {@code clients} clients in a closed loop: {@code warmup}, then {@code measured}, on the same connections. */
@@ -188,15 +190,17 @@ final class LoadDriver {
             go.countDown();
             sleepUntil(timing[1]);
             CpuUse before = cpuNow();
+            Disturbances.Start measuring = disturbances.start();
             List<Client> done = new ArrayList<>();
             for (Future<Client> future : futures) {
                 done.add(future.get());
             }
             CpuUse after = cpuNow();
+            String meanwhile = disturbances.since(measuring);
             long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
             long[] latencies = done.stream().flatMapToLong(c -> Arrays.stream(c.latencies, 0, c.count)).sorted().toArray();
             return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
-                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, after.minus(before), opened.get());
+                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, after.minus(before), opened.get(), meanwhile);
         } catch (ExecutionException e) {
             throw new IllegalStateException(name + ": a client failed", e.getCause());
         } finally {

@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  * HTTPS with kept-alive connections, next to pgbench running one payment's SQL against the same
  * database (issue #10). It measures payments per second and latency over 1,000 wallets and on one
  * hot wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
- * provisioning, reads, and the export of a long history with the server's memory meanwhile; and the
- * CPU each process (this load generator, the server, PostgreSQL) spent per request.
+ * provisioning, reads, and the export of a long history with the server's memory meanwhile; the
+ * CPU each process (this load generator, the server, PostgreSQL) spent per request; and what else
+ * fell in each measured run ({@link Disturbances}: the server's GC pauses, autovacuum).
  *
  * <pre>
  * mvn -B -q -pl bench -am package -DskipTests
@@ -204,7 +205,7 @@ public final class ServiceLoadBenchmark {
             System.out.println("database: " + BenchmarkSupport.serverVersion(jdbi));
             System.out.println("database settings: " + BenchmarkSupport.serverSettings(jdbi));
             CpuMeter cpu = new CpuMeter(server.postgresData());
-            LoadDriver driver = new LoadDriver(server, cpu);
+            LoadDriver driver = new LoadDriver(server, cpu, new Disturbances(jdbi, server.gcLog()));
 
             Fleet fleet = provision(server, driver);
             Scenario many = new Scenario(WALLETS + " wallets", false, fleet.pool());
@@ -459,8 +460,8 @@ public final class ServiceLoadBenchmark {
     /** Runs the measurement and prints its figures. */
     private static LoadDriver.Measured measure(Measurement measurement, String how) throws InterruptedException {
         LoadDriver.Measured measured = measurement.run();
-        System.out.printf(Locale.ROOT, "service, %s (%s):%n  %s%n  %s%n", measured.name(), how,
-                measured.summary("payments"), measured.cpuLine());
+        System.out.printf(Locale.ROOT, "service, %s (%s):%n  %s%n  %s%n  %s%n", measured.name(), how,
+                measured.summary("payments"), measured.cpuLine(), measured.disturbances());
         return measured;
     }
 
@@ -583,6 +584,10 @@ public final class ServiceLoadBenchmark {
                     half.ms(99) < P99_GOAL_MS ? "PASS" : "MISS");
         }
         System.out.println();
+        for (Scenario scenario : scenarios) {
+            System.out.printf(Locale.ROOT, "Open loop at half of peak, %s, %s%n", scenario.name,
+                    scenario.halfPeak.disturbances());
+        }
         for (Scenario scenario : scenarios) {
             System.out.printf(Locale.ROOT, "Goal, %s: best service rate %.1f/s, %s%n", scenario.name, scenario.peak(),
                     scenario.pgbenchPeak().map(t -> String.format(Locale.ROOT, "best pgbench %.1f tps, ratio %.2f "
