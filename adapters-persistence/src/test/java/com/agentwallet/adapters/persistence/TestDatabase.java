@@ -1,16 +1,12 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.testing.TempFolders;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,11 +26,7 @@ public final class TestDatabase {
         if (server == null) {
             Path root = Path.of(System.getProperty("java.io.tmpdir"), "agent-wallet-test-pg-" + ProcessHandle.current().pid());
             server = EmbeddedDatabase.start(root.resolve("data"), root.resolve("work"), 0);
-            EmbeddedDatabase started = server;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                started.close();
-                deleteRecursively(root);
-            }));
+            TempFolders.removeAtExit(root, server::close);
         }
         String name = "test_" + NEXT.incrementAndGet();
         Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "")
@@ -42,14 +34,6 @@ public final class TestDatabase {
         HikariDataSource pool = Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, "", connections);
         Postgres.migrate(pool);
         return pool;
-    }
-
-    private static void deleteRecursively(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not remove the test database folder " + root, e);
-        }
     }
 
     /** Empties every table of the schema (not Liquibase's own), for a test that needs empty books again. */

@@ -5,6 +5,7 @@ import com.agentwallet.adapters.solana.SolanaLedgerFactory;
 import com.agentwallet.bootstrap.AgentWalletApplication;
 import com.agentwallet.bootstrap.CoreModule;
 import com.agentwallet.bootstrap.ServiceConfiguration;
+import com.agentwallet.core.testing.TempFolders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.core.Application;
@@ -150,13 +151,9 @@ public final class ApiServer {
         }, data, localnet, all);
     }
 
-    /** An empty data directory for a server of its own. */
+    /** An empty data directory for a server of its own, removed when the tests' JVM exits. */
     public static Path newDataDirectory() {
-        try {
-            return Files.createTempDirectory("agent-wallet-api");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TempFolders.make("agent-wallet-api");
     }
 
     /** Stops the server, then its localnet if it has one, so that nothing in flight waits on a chain that is gone. */
