@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,24 +59,23 @@ final class Disturbances {
                 vacuums.add(what);
             }
         });
-        List<Double> pauses = pauses(start.at(), end);
-        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s", pauses.size(),
-                pauses.isEmpty() ? "" : String.format(Locale.ROOT, " (longest %.1f ms, %.1f ms in all)",
-                        pauses.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
-                        pauses.stream().mapToDouble(Double::doubleValue).sum()),
+        DoubleSummaryStatistics pauses = pauses(start.at(), end);
+        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s", pauses.getCount(),
+                pauses.getCount() == 0 ? "" : String.format(Locale.ROOT, " (longest %.1f ms, %.1f ms in all)",
+                        pauses.getMax(), pauses.getSum()),
                 vacuums.isEmpty() ? "none" : String.join(", ", vacuums));
     }
 
     /** The pauses, in ms, that ended between the two instants. */
-    private List<Double> pauses(Instant from, Instant to) {
+    private DoubleSummaryStatistics pauses(Instant from, Instant to) {
         if (!Files.exists(gcLog)) {
-            return List.of();
+            return new DoubleSummaryStatistics();
         }
         try (Stream<String> lines = Files.lines(gcLog)) {
             return lines.map(PAUSE::matcher).filter(Matcher::matches).filter(m -> {
                 Instant ended = OffsetDateTime.parse(m.group(1), GC_TIME).toInstant();
                 return !ended.isBefore(from) && !ended.isAfter(to);
-            }).map(m -> Double.parseDouble(m.group(2))).toList();
+            }).mapToDouble(m -> Double.parseDouble(m.group(2))).summaryStatistics();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

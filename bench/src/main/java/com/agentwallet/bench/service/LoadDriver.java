@@ -189,8 +189,8 @@ final class LoadDriver {
             timing[1] = start + warmup.toNanos();
             go.countDown();
             sleepUntil(timing[1]);
-            CpuUse before = cpuNow();
             Disturbances.Start measuring = disturbances.start();
+            CpuUse before = cpuNow();
             List<Client> done = new ArrayList<>();
             for (Future<Client> future : futures) {
                 done.add(future.get());
