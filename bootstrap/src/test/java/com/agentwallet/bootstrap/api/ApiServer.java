@@ -80,7 +80,7 @@ public final class ApiServer {
     public static synchronized ApiServer shared() {
         if (shared == null) {
             shared = onTestLedger();
-            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
+            TempFolders.stopAtExit(shared::stop);
         }
         return shared;
     }
