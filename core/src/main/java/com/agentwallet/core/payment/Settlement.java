@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -44,11 +46,15 @@ import static java.util.Objects.requireNonNull;
  * while the books fail the payment and give its money back.
  */
 public final class Settlement {
-    private static final int LOCK_STRIPES = 1024;
     /** The suffix of the operation id of a payout sent again as a resolution. */
     private static final String RESOLUTION = ":resolution";
 
-    private final Object[] locks = new Object[LOCK_STRIPES];
+    /**
+     * The transactions being settled in this process, each with the number of callers holding or
+     * waiting for it; removed when none is left. One lock per transaction, not a stripe shared by
+     * several: a payment never waits for another one's settlement.
+     */
+    private final ConcurrentHashMap<TxId, Hold> holds = new ConcurrentHashMap<>();
     private final Storage storage;
     private final LedgerPort ledger;
     private final EventPublisher events;
@@ -59,9 +65,6 @@ public final class Settlement {
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
-        for (int i = 0; i < LOCK_STRIPES; i++) {
-            locks[i] = new Object();
-        }
     }
 
     /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
@@ -77,8 +80,13 @@ public final class Settlement {
      * holding one cannot deadlock.
      */
     public <T> T holding(TxId txId, Supplier<T> work) {
-        synchronized (lockOf(txId)) {
+        Hold hold = holds.compute(txId, (id, held) -> (held == null ? new Hold() : held).joined());
+        hold.lock.lock();
+        try {
             return work.get();
+        } finally {
+            hold.lock.unlock();
+            holds.computeIfPresent(txId, (id, held) -> held.left());
         }
     }
 
@@ -90,7 +98,8 @@ public final class Settlement {
      */
     public <R> Settled<R> settleCreated(Transaction created, LedgerInstruction instruction,
                                         BiFunction<Stores, Transaction, R> alongside) {
-        if (!Thread.holdsLock(lockOf(created.id()))) {
+        Hold hold = holds.get(created.id());
+        if (hold == null || !hold.lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("the settlement of " + created.id() + " is not held");
         }
         LedgerOutcome outcome = submit(instruction);
@@ -111,8 +120,20 @@ public final class Settlement {
         }
     }
 
-    private Object lockOf(TxId txId) {
-        return locks[Math.floorMod(txId.hashCode(), LOCK_STRIPES)];
+    /** The lock of one transaction's settlement and how many callers hold it or wait for it (changed in the map only). */
+    private static final class Hold {
+        final ReentrantLock lock = new ReentrantLock();
+        int callers;
+
+        Hold joined() {
+            callers++;
+            return this;
+        }
+
+        /** This hold, or null (removed from the map) once its last caller has left. */
+        Hold left() {
+            return --callers == 0 ? null : this;
+        }
     }
 
     /** Submits and applies, with no other settlement of the transaction under way. */

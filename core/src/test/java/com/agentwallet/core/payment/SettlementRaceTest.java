@@ -1,6 +1,8 @@
 package com.agentwallet.core.payment;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,6 +103,46 @@ class SettlementRaceTest {
         assertThat(ledger.payments.get()).as("the replay never submitted the payment again").isEqualTo(1);
         assertThat(ledger.chain.balanceOf(PAYEE)).isZero();
         assertThat(core.wallets.get(org, wallet.wallet().id()).value().balance()).isEqualTo(Usdc.parse("100"));
+    }
+
+    @Test
+    void settlementsOfDifferentTransactionsNeverWaitForEachOther() throws Exception {
+        RandomIdGenerator ids = new RandomIdGenerator(new Random(61));
+        TxId held = ids.tx();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> holder = callers.submit(() -> core.settlement.holding(held, () -> {
+                holding.countDown();
+                return awaitQuietly(release);
+            }));
+            assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+            // Enough ids that a lock shared by a fraction of them (a stripe of 1,024) would be met.
+            Future<Integer> others = callers.submit(() -> {
+                int settled = 0;
+                for (int i = 0; i < 20_000; i++) {
+                    settled += core.settlement.holding(ids.tx(), () -> 1);
+                }
+                return settled;
+            });
+            assertThat(others.get(30, TimeUnit.SECONDS)).as("none waited for the held transaction").isEqualTo(20_000);
+            assertThat(holder.isDone()).as("the held one is still held").isFalse();
+            release.countDown();
+            assertThat(holder.get(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            release.countDown();
+            callers.shutdownNow();
+        }
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**
