@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import static com.agentwallet.bootstrap.api.ApiFixtures.body;
@@ -237,17 +238,14 @@ final class BankAudit implements AutoCloseable {
      * wallets' page and the transactions') would be on one side of it and not the other.
      */
     private Api readAtRest() {
-        List<Api> previous = new ArrayList<>(1);
+        AtomicReference<Api> previous = new AtomicReference<>();
         return Eventually.await(STILL_LIMIT, () -> "the books did not come to rest: " + moving(), () -> {
             if (!moving().isEmpty()) {
-                previous.clear();
+                previous.set(null);
                 return Optional.empty();
             }
             Api read = readApi();
-            boolean agrees = previous.contains(read);
-            previous.clear();
-            previous.add(read);
-            return agrees ? Optional.of(read) : Optional.empty();
+            return read.equals(previous.getAndSet(read)) ? Optional.of(read) : Optional.empty();
         });
     }
 
