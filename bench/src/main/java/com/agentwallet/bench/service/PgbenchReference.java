@@ -3,9 +3,12 @@ package com.agentwallet.bench.service;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
 import com.agentwallet.bench.store.CpuMeter;
 import com.agentwallet.bench.store.Pgbench;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,55 +17,76 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The yardstick: pgbench running the SQL shape of one payment that issue #10 names, in the
- * service's own statements, against the service's database while the service idles. One script
- * execution is one payment, in one transaction: lock the wallet row ({@code FOR NO KEY UPDATE},
- * found through {@code bench_wallets}, a sub-select of the lock so it costs no round trip), read
- * the spends crossing the windows' edges (the service's spend_entries query), insert the spend
- * entry, update the wallet's balance and spend summary (the service's UPDATE, every column), insert
- * the transaction as the service's final row (confirmed, signature and slot set), insert its
- * outbox event (a body copied from the service's own outbox), commit.
+ * pgbench against the service's database while the service idles, with three scripts
+ * ({@link Script}, under {@code src/main/resources/pgbench}): the yardstick of issue #10, and the
+ * service's own statements for a payment, alone and four payments to a transaction. The yardstick is
+ * what the service is measured against; the service's own statements, with no HTTP, TLS, JSON or
+ * JVM around them, are the most the service could reach with its SQL as it is, and the batched
+ * version the most that group commit across wallets could make of it.
+ *
+ * <p>Setup: {@code bench_wallets} numbers the wallets (1..N the pool, 0 the hot wallet), so that a
+ * script finds one by a random number; the bodies, signature and fingerprint the scripts write are
+ * copied from rows of payments the service made.
  *
  * <p>The server runs while pgbench does, so the rows pgbench writes must be rows the service can
  * read: its background fan-out reads every new outbox event. So ids are in the service's format,
- * a prefix and 24 base62 characters, unique per run, client and execution:
- * {@code Pgb<run><client><seq>}, zero-padded.
+ * a prefix and 24 characters, unique per run, client and payment: {@code <tag><client><seq>}, the
+ * tag a letter pair of the script and the run's number ({@code Pgb001}), zero-padded.
  */
 final class PgbenchReference {
-    private static final String ID = "'%s' || :tag || lpad(:client_id::text, 4, '0') || lpad(:seq::text, 14, '0')";
+    /** A pgbench script, and how many payments one execution of it makes. */
+    enum Script {
+        /** The SQL shape of one payment that issue #10 names, in one transaction: the yardstick. */
+        REFERENCE("reference.sql", "Pgb", 1),
+        /** The service's own statements for one payment, in its two transactions and four requests. */
+        SERVICE("service.sql", "Pgs", 1),
+        /** The service's statements for four payments of four wallets, one statement per kind. */
+        SERVICE_BATCHED("service-batched.sql", "Pgc", 4);
 
-    static final String SCRIPT = """
-            \\set n random(:lo, :hi)
-            \\set seq :seq + 1
-            BEGIN;
-            SELECT * FROM wallets WHERE id = (SELECT wallet_id FROM bench_wallets WHERE n = :n) AND org_id = :org FOR NO KEY UPDATE \\gset w_
-            SELECT * FROM spend_entries WHERE wallet_id = :w_id AND ((at > :w_day_cutoff AND at <= now() - interval '1 day') OR (at > :w_month_cutoff AND at <= now() - interval '30 days') OR (at > :w_hour_cutoff AND at <= now() - interval '1 hour')) ORDER BY at, tx_id;
-            INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (:w_id, %1$s, now(), :amount);
-            \\set balance :w_balance_micros - :amount
-            \\set day :w_spend_day_micros + :amount
-            \\set month :w_spend_month_micros + :amount
-            \\set hours :w_spend_hour_count + 1
-            UPDATE wallets SET label = :w_label, policy_id = :w_policy_id, tags = :w_tags, status = :w_status, balance_micros = :balance, spend_day_micros = :day, spend_month_micros = :month, spend_hour_count = :hours, day_cutoff = now() - interval '1 day', month_cutoff = now() - interval '30 days', hour_cutoff = now() - interval '1 hour', session_version = :w_session_version, topup_enabled = NULL, topup_trigger_micros = NULL, topup_amount_micros = NULL, updated_at = now() WHERE id = :w_id AND org_id = :org;
-            INSERT INTO transactions (id, org_id, wallet_id, type, status, amount_micros, recipient, memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, co_sign_requested_by, escrow_id, failure_reason, created_at, updated_at) VALUES (%1$s, :org, :w_id, 'payment', 'confirmed', :amount, :payee, NULL, false, NULL, NULL, NULL, :signature, :seq, NULL, NULL, NULL, NULL, NULL, NULL, NULL, now(), now());
-            INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) VALUES (%2$s, :org, 'transaction.completed', :w_id, CAST(:completed_body AS jsonb), now());
-            COMMIT;
-            """.formatted(String.format(ID, "tx_"), String.format(ID, "evt_"));
+        final String file;
+        final String tag;
+        final int payments;
+        final String text;
+
+        Script(String file, String tag, int payments) {
+            this.file = file;
+            this.tag = tag;
+            this.payments = payments;
+            try (var in = PgbenchReference.class.getResourceAsStream("/pgbench/" + file)) {
+                if (in == null) {
+                    throw new IllegalStateException("no pgbench script " + file + " in the benchmark's resources");
+                }
+                this.text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
 
     /** One pgbench run and the CPU it took: pgbench itself, PostgreSQL, and the idle service's JVM. */
-    record Run(Pgbench.Outcome outcome, long rowsWritten, double pgbenchCpu, double postgresCpu, double serverCpu) {
-        Optional<Double> tps() {
-            return outcome.clean() && outcome.failed() == 0 ? outcome.tps() : Optional.empty();
+    record Run(Script script, Pgbench.Outcome outcome, long rowsWritten, double pgbenchCpu, double postgresCpu,
+               double serverCpu) {
+        long payments() {
+            return outcome.processed() * script.payments;
+        }
+
+        /** Payments per second, if pgbench finished cleanly and wrote a confirmed row for each payment. */
+        Optional<Double> perSecond() {
+            return outcome.clean() && outcome.failed() == 0 && rowsWritten == payments()
+                    ? outcome.tps().map(tps -> tps * script.payments) : Optional.empty();
         }
 
         String summary() {
-            if (tps().isEmpty()) {
+            if (!outcome.clean() || outcome.failed() != 0 || outcome.tps().isEmpty()) {
                 return "did not finish cleanly; its output:\n" + outcome.output();
             }
-            long n = outcome.processed();
-            return String.format(Locale.ROOT, "%.1f tps, latency average %.2f ms, %d payments (%d confirmed "
-                            + "transaction rows written); CPU ms per payment: pgbench %.3f, PostgreSQL %.3f, server JVM "
-                            + "(idle) %.3f", tps().get(), outcome.latencyMs().orElse(Double.NaN), n, rowsWritten,
-                    pgbenchCpu * 1000 / n, postgresCpu * 1000 / n, serverCpu * 1000 / n);
+            long n = payments();
+            return String.format(Locale.ROOT, "%.1f payments/s (%.1f tps of %d a transaction), latency average %.2f "
+                            + "ms, %d payments, %d confirmed transaction rows written%s; CPU ms per payment: pgbench "
+                            + "%.3f, PostgreSQL %.3f, server JVM (idle) %.3f", outcome.tps().get() * script.payments,
+                    outcome.tps().get(), script.payments, outcome.latencyMs().orElse(Double.NaN), n, rowsWritten,
+                    rowsWritten == n ? "" : " (NOT one per payment: no figure)", pgbenchCpu * 1000 / n,
+                    postgresCpu * 1000 / n, serverCpu * 1000 / n);
         }
     }
 
@@ -98,10 +122,19 @@ final class PgbenchReference {
             common.put("payee", payee);
             common.put("amount", Long.toString(amountMicros));
             common.put("seq", "0");
-            common.put("completed_body", h.createQuery("SELECT body::text FROM outbox_events "
-                    + "WHERE type = 'transaction.completed' ORDER BY seq DESC LIMIT 1").mapTo(String.class).one());
+            common.put("completed_body", latestBody(h, "transaction.completed"));
+            common.put("pending_body", latestBody(h, "transaction.pending"));
+            common.put("response_body", h.createQuery("SELECT response_body FROM idempotency_keys "
+                    + "WHERE response_status = 200 ORDER BY created_at DESC LIMIT 1").mapTo(String.class).one());
+            common.put("fingerprint", h.createQuery("SELECT fingerprint FROM idempotency_keys "
+                    + "ORDER BY created_at DESC LIMIT 1").mapTo(String.class).one());
         });
         common.put("signature", signature(jdbi));
+    }
+
+    private static String latestBody(Handle h, String type) {
+        return h.createQuery("SELECT body::text FROM outbox_events WHERE type = :type ORDER BY seq DESC LIMIT 1")
+                .bind("type", type).mapTo(String.class).one();
     }
 
     /** The ledger signature of a payment the service confirmed. */
@@ -114,24 +147,32 @@ final class PgbenchReference {
         return pgbench.version();
     }
 
-    /** {@code clients} clients for {@code seconds}, over the pool or on the hot wallet. */
-    Run run(boolean hot, int clients, int seconds) {
+    /**
+     * {@code script} with {@code clients} clients for {@code seconds}, over the pool or on the hot
+     * wallet. The batched script takes wallets a quarter of the pool apart, so its four are
+     * different wallets; it has no hot-wallet run.
+     */
+    Run run(Script script, boolean hot, int clients, int seconds) {
+        if (hot && script.payments > 1) {
+            throw new IllegalArgumentException(script + " pays from " + script.payments + " wallets at once");
+        }
         int run = ++runs;
         Map<String, String> variables = new LinkedHashMap<>(common);
         variables.put("lo", hot ? "0" : "1");
-        variables.put("hi", hot ? "0" : Integer.toString(poolSize));
-        String tag = String.format(Locale.ROOT, "Pgb%03d", run);
+        variables.put("hi", hot ? "0" : Integer.toString(poolSize / script.payments));
+        String tag = String.format(Locale.ROOT, "%s%03d", script.tag, run);
         variables.put("tag", tag);
+        variables.put("tag2", "Q" + tag.substring(1));
         checkpoint(jdbi);
         CpuMeter.Sample before = cpu.sample();
         double serverBefore = CpuMeter.processSeconds(serverPid);
-        Pgbench.Outcome outcome = pgbench.run("service-payment-" + run, SCRIPT, clients,
+        Pgbench.Outcome outcome = pgbench.run(script.file.replace(".sql", "-" + run), script.text, clients,
                 Math.min(clients, Runtime.getRuntime().availableProcessors()), seconds, variables);
         CpuMeter.Sample used = cpu.sample().minus(before);
         double serverUsed = CpuMeter.processSeconds(serverPid) - serverBefore;
         long rows = jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM transactions WHERE id LIKE :prefix "
                 + "AND status = 'confirmed'").bind("prefix", "tx\\_" + tag + "%").mapTo(Long.class).one());
-        return new Run(outcome, rows, used.waitedChildren(), used.server(), serverUsed);
+        return new Run(script, outcome, rows, used.waitedChildren(), used.server(), serverUsed);
     }
 
     /**
