@@ -35,11 +35,12 @@ import java.util.stream.Stream;
 /**
  * The service under load the way its users meet it: the server binary in its own JVM, driven over
  * HTTPS with kept-alive connections, next to pgbench running one payment's SQL against the same
- * database (issue #10). It measures payments per second and latency over 1,000 wallets and on one
- * hot wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
- * provisioning, reads, and the export of a long history with the server's memory meanwhile; the
- * CPU each process (this load generator, the server, PostgreSQL) spent per request; and what else
- * fell in each measured run ({@link Disturbances}: the server's GC pauses, autovacuum).
+ * database (issue #10), and the service's own statements without the service ({@link
+ * PgbenchReference}). It measures payments per second and latency over 1,000 wallets and on one hot
+ * wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
+ * provisioning, reads, and the export of a long history with the server's memory meanwhile; the CPU
+ * each process (this load generator, the server, PostgreSQL) spent per request; and what else fell
+ * in each measured run ({@link Disturbances}: the server's GC pauses, autovacuum).
  *
  * <pre>
  * mvn -B -q -pl bench -am package -DskipTests
