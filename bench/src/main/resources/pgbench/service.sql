@@ -25,7 +25,7 @@ COMMIT;
 \endpipeline
 \startpipeline
 BEGIN;
-UPDATE transactions SET (status, memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, co_sign_requested_by, escrow_id, failure_reason, updated_at) = ('confirmed', NULL, false, NULL, NULL, NULL, :signature, :seq, NULL, NULL, NULL, NULL, NULL, NULL, NULL, now()) WHERE id = 'tx_' || :tag || lpad(:client_id::text, 4, '0') || lpad(:seq::text, 14, '0') AND org_id = :org AND status = 'pending';
+UPDATE transactions SET (status, memo, policy_triggered, violation_rule, violation_limit, violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, co_sign_requested_by, escrow_id, failure_reason, updated_at) = ('confirmed', NULL, false, NULL, NULL, NULL, :signature, :seq, NULL, NULL, NULL, NULL, NULL, NULL, NULL, now()) WHERE id = 'tx_' || :tag || lpad(:client_id::text, 4, '0') || lpad(:seq::text, 14, '0') AND org_id = :org AND status IS NOT DISTINCT FROM 'pending';
 \endpipeline
 \startpipeline
 INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) VALUES ('evt_' || :tag2 || lpad(:client_id::text, 4, '0') || lpad(:seq::text, 14, '0'), :org, 'transaction.completed', :w_id, CAST(:completed_body AS jsonb), now());

@@ -1,0 +1,121 @@
+package com.agentwallet.adapters.persistence;
+
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.testing.CoreServices;
+import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.wallet.Wallet;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How PostgreSQL plans the statement that applies a ledger's outcome, in books shaped as they are
+ * under load: many settled transactions, vacuumed and analyzed when none was pending, and a few
+ * pending since. It must find its row by the primary key. Written with {@code status = 'pending'},
+ * the same update is planned as a scan of an index on pending transactions: the planner counts
+ * their few live rows, not the entries of every payment since the last vacuum that the scan walks
+ * (docs/PERFORMANCE.md, change 26).
+ */
+class StatementPlanTest {
+    private static final int SETTLED = 20_000;
+    private static final int PENDING = 10;
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\?");
+
+    private static HikariDataSource pool;
+    private static Jdbi jdbi;
+    private static OrgId org;
+
+    @BeforeAll
+    static void booksUnderLoad() {
+        pool = TestDatabase.fresh(2);
+        jdbi = Postgres.jdbi(pool);
+        CoreServices core = PgBooks.services(new JdbiStorage(jdbi), new FakeLedger(), MutableClock.atTestEpoch(), 3);
+        org = PgBooks.organisation(core, "100");
+        Wallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10").wallet();
+        insert(wallet, 1, SETTLED, "confirmed");
+        jdbi.useHandle(h -> h.execute("VACUUM ANALYZE transactions"));
+        insert(wallet, SETTLED + 1, PENDING, "pending");
+    }
+
+    /** {@code rows} payments of {@code wallet} in {@code status}, numbered from {@code first}. */
+    private static void insert(Wallet wallet, int first, int rows, String status) {
+        jdbi.useHandle(h -> h.createUpdate("INSERT INTO transactions (id, org_id, wallet_id, type, status, "
+                        + "amount_micros, recipient, policy_triggered, created_at, updated_at) "
+                        + "SELECT 'tx_plan' || lpad(g::text, 17, '0'), :org, :wallet, 'payment', :status, 10000, "
+                        + "'payee', false, now(), now() FROM generate_series(:first, :last) AS g")
+                .bind("org", org.value()).bind("wallet", wallet.id().value()).bind("status", status)
+                .bind("first", first).bind("last", first + rows - 1).execute());
+    }
+
+    @AfterAll
+    static void closeDatabase() {
+        pool.close();
+    }
+
+    @Test
+    void theLedgersOutcomeFindsItsTransactionByThePrimaryKey() throws SQLException {
+        assertThat(genericPlan(JdbiTransactions.UPDATE_IF_PENDING)).contains("Index Cond: (id = $17)")
+                .contains("transactions_pkey");
+        assertThat(customPlan(JdbiTransactions.UPDATE_IF_PENDING)).contains("transactions_pkey");
+    }
+
+    /** The control: without it, the test above could pass in books where no status index looks cheap. */
+    @Test
+    void writtenWithStatusEqualsPendingTheSameUpdateScansAnIndexOfPendingTransactions() throws SQLException {
+        String equals = JdbiTransactions.UPDATE_IF_PENDING.replace("IS NOT DISTINCT FROM", "=");
+
+        assertThat(equals).isNotEqualTo(JdbiTransactions.UPDATE_IF_PENDING);
+        assertThat(genericPlan(equals)).doesNotContain("transactions_pkey");
+        assertThat(customPlan(equals)).doesNotContain("transactions_pkey");
+    }
+
+    /** The plan for any values: the one a prepared statement is given after its first executions. */
+    private static String genericPlan(String sql) throws SQLException {
+        return plan(sql, "force_generic_plan");
+    }
+
+    /** The plan for one pending transaction's values: the one of a statement's first executions. */
+    private static String customPlan(String sql) throws SQLException {
+        return plan(sql, "force_custom_plan");
+    }
+
+    /**
+     * {@code sql} prepared as the driver prepares it, then explained for the outcome of one pending
+     * transaction, with the plan cache in {@code mode}.
+     */
+    private static String plan(String sql, String mode) throws SQLException {
+        AtomicInteger n = new AtomicInteger();
+        String numbered = PLACEHOLDER.matcher(sql).replaceAll(m -> Matcher.quoteReplacement("$" + n.incrementAndGet()));
+        String values = "'confirmed', NULL, false" + ", NULL".repeat(12) + ", now(), 'tx_plan00000000000020005', '"
+                + org.value() + "'";
+        return jdbi.<String, SQLException>withHandle(h -> {
+            StringBuilder plan = new StringBuilder();
+            try (Statement statement = h.getConnection().createStatement()) {
+                statement.execute("SET plan_cache_mode = " + mode);
+                statement.execute("PREPARE outcome AS " + numbered);
+                try (ResultSet lines = statement.executeQuery("EXPLAIN EXECUTE outcome(" + values + ")")) {
+                    while (lines.next()) {
+                        plan.append(lines.getString(1)).append('\n');
+                    }
+                } finally {
+                    statement.execute("DEALLOCATE outcome");
+                    statement.execute("RESET plan_cache_mode");
+                }
+            }
+            return plan.toString();
+        });
+    }
+}
