@@ -33,6 +33,12 @@ final class JdbiEscrows implements EscrowStore {
                 Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"));
     };
 
+    /** A locked escrow past its timeout whose lock is settled, claimed by this transaction. */
+    static final String CLAIM_TIMED_OUT = "SELECT * FROM escrows e WHERE e.status = 'locked' "
+            + "AND e.timeout_at <= :now AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = e.lock_tx_id "
+            + "AND " + JdbiTransactions.stillPending("t.status") + ") "
+            + "ORDER BY e.timeout_at, e.id LIMIT 1 FOR UPDATE OF e SKIP LOCKED";
+
     private final Handle handle;
 
     JdbiEscrows(Handle handle) {
@@ -79,10 +85,7 @@ final class JdbiEscrows implements EscrowStore {
 
     @Override
     public Optional<Escrow> claimTimedOut(Instant now) {
-        return handle.createQuery("SELECT * FROM escrows e WHERE e.status = 'locked' AND e.timeout_at <= :now "
-                        + "AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = e.lock_tx_id AND t.status = 'pending') "
-                        + "ORDER BY e.timeout_at, e.id LIMIT 1 FOR UPDATE OF e SKIP LOCKED")
-                .bind("now", Rows.timestamp(now)).map(ROW).findOne();
+        return handle.createQuery(CLAIM_TIMED_OUT).bind("now", Rows.timestamp(now)).map(ROW).findOne();
     }
 
     @Override

@@ -51,19 +51,25 @@ final class JdbiTransactions implements TransactionStore {
             + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
     private static final String INSERT = Rows.insertWhole("transactions", FIXED, CHANGING);
     private static final String UPDATE = Rows.updateByIdAndOrg("transactions", CHANGING);
-    /**
-     * {@link #UPDATE} on condition that the transaction is still pending: a ledger's outcome is applied
-     * once. The condition is written {@code IS NOT DISTINCT FROM}, the same as {@code =} on this NOT
-     * NULL column, so that the planner finds the row by its primary key. With {@code status =
-     * 'pending'} it takes an index whose entries start with that status instead ({@code
-     * transactions_pending}, {@code transactions_org_status}): it counts the few live pending rows, but
-     * the index holds every payment's pending entry since the last vacuum, and the scan walks them all
-     * (0.2 to 9 ms a call under load, against 0.05 ms by the key; docs/PERFORMANCE.md, change 26).
-     */
-    static final String UPDATE_IF_PENDING = UPDATE + " AND status IS NOT DISTINCT FROM 'pending'";
+    /** {@link #UPDATE} on condition that the transaction is still pending: a ledger's outcome is applied once. */
+    static final String UPDATE_IF_PENDING = UPDATE + " AND " + stillPending("status");
 
     private final Handle handle;
     private final Pipeline pipeline;
+
+    /**
+     * The condition that a transaction, whose status is {@code column}, is still pending, for a
+     * statement that finds the transaction by its id. It is written {@code IS NOT DISTINCT FROM}, the
+     * same as {@code =} on this NOT NULL column, so that the planner finds the row by its primary key.
+     * With {@code = 'pending'} it takes an index whose entries start with that status instead
+     * ({@code transactions_pending}, {@code transactions_org_status}): it counts the few live pending
+     * rows, but the index holds every payment's pending entry since the last vacuum, and the scan
+     * walks them all (0.2 to 9 ms a call under load, against 0.05 ms by the key; docs/PERFORMANCE.md,
+     * change 26).
+     */
+    static String stillPending(String column) {
+        return column + " IS NOT DISTINCT FROM 'pending'";
+    }
 
     JdbiTransactions(Handle handle, Pipeline pipeline) {
         this.handle = handle;

@@ -22,12 +22,13 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How PostgreSQL plans the statement that applies a ledger's outcome, in books shaped as they are
+ * How PostgreSQL plans the statements that find a transaction by its id on condition that it is
+ * still pending (the ledger's outcome, the escrow clockwork's claim), in books shaped as they are
  * under load: many settled transactions, vacuumed and analyzed when none was pending, and a few
- * pending since. It must find its row by the primary key. Written with {@code status = 'pending'},
- * the same update is planned as a scan of an index on pending transactions: the planner counts
- * their few live rows, not the entries of every payment since the last vacuum that the scan walks
- * (docs/PERFORMANCE.md, change 26).
+ * pending since. They must find the transaction by the primary key. Written with {@code status =
+ * 'pending'}, the same statements are planned as a scan of an index on pending transactions: the
+ * planner counts their few live rows, not the entries of every payment since the last vacuum that
+ * the scan walks (docs/PERFORMANCE.md, change 26).
  */
 class StatementPlanTest {
     private static final int SETTLED = 20_000;
@@ -72,14 +73,21 @@ class StatementPlanTest {
         assertThat(customPlan(JdbiTransactions.UPDATE_IF_PENDING)).contains("transactions_pkey");
     }
 
-    /** The control: without it, the test above could pass in books where no status index looks cheap. */
     @Test
-    void writtenWithStatusEqualsPendingTheSameUpdateScansAnIndexOfPendingTransactions() throws SQLException {
+    void theEscrowClockworkLooksUpEachLockByThePrimaryKey() throws SQLException {
+        assertThat(claimPlan(JdbiEscrows.CLAIM_TIMED_OUT)).contains("transactions_pkey");
+    }
+
+    /** The control: without it, the tests above could pass in books where no status index looks cheap. */
+    @Test
+    void writtenWithStatusEqualsPendingTheSameStatementsScanAnIndexOfPendingTransactions() throws SQLException {
         String equals = JdbiTransactions.UPDATE_IF_PENDING.replace("IS NOT DISTINCT FROM", "=");
 
         assertThat(equals).isNotEqualTo(JdbiTransactions.UPDATE_IF_PENDING);
         assertThat(genericPlan(equals)).doesNotContain("transactions_pkey");
         assertThat(customPlan(equals)).doesNotContain("transactions_pkey");
+        assertThat(claimPlan(JdbiEscrows.CLAIM_TIMED_OUT.replace("IS NOT DISTINCT FROM", "=")))
+                .doesNotContain("transactions_pkey");
     }
 
     /** The plan for any values: the one a prepared statement is given after its first executions. */
@@ -102,20 +110,35 @@ class StatementPlanTest {
         String values = "'confirmed', NULL, false" + ", NULL".repeat(12) + ", now(), 'tx_plan00000000000020005', '"
                 + org.value() + "'";
         return jdbi.<String, SQLException>withHandle(h -> {
-            StringBuilder plan = new StringBuilder();
             try (Statement statement = h.getConnection().createStatement()) {
                 statement.execute("SET plan_cache_mode = " + mode);
                 statement.execute("PREPARE outcome AS " + numbered);
-                try (ResultSet lines = statement.executeQuery("EXPLAIN EXECUTE outcome(" + values + ")")) {
-                    while (lines.next()) {
-                        plan.append(lines.getString(1)).append('\n');
-                    }
+                try {
+                    return lines(statement, "EXPLAIN EXECUTE outcome(" + values + ")");
                 } finally {
                     statement.execute("DEALLOCATE outcome");
                     statement.execute("RESET plan_cache_mode");
                 }
             }
-            return plan.toString();
         });
+    }
+
+    /** The plan of the escrow clockwork's claim, at this moment. */
+    private static String claimPlan(String sql) throws SQLException {
+        return jdbi.<String, SQLException>withHandle(h -> {
+            try (Statement statement = h.getConnection().createStatement()) {
+                return lines(statement, "EXPLAIN " + sql.replace(":now", "now()"));
+            }
+        });
+    }
+
+    private static String lines(Statement statement, String query) throws SQLException {
+        StringBuilder lines = new StringBuilder();
+        try (ResultSet rows = statement.executeQuery(query)) {
+            while (rows.next()) {
+                lines.append(rows.getString(1)).append('\n');
+            }
+        }
+        return lines.toString();
     }
 }
