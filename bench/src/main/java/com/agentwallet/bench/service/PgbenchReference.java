@@ -72,12 +72,16 @@ final class PgbenchReference {
 
         /** Payments per second, if pgbench finished cleanly and wrote a confirmed row for each payment. */
         Optional<Double> perSecond() {
-            return outcome.clean() && outcome.failed() == 0 && rowsWritten == payments()
-                    ? outcome.tps().map(tps -> tps * script.payments) : Optional.empty();
+            return finished() && rowsWritten == payments() ? outcome.tps().map(tps -> tps * script.payments)
+                    : Optional.empty();
+        }
+
+        private boolean finished() {
+            return outcome.clean() && outcome.failed() == 0 && outcome.tps().isPresent();
         }
 
         String summary() {
-            if (!outcome.clean() || outcome.failed() != 0 || outcome.tps().isEmpty()) {
+            if (!finished()) {
                 return "did not finish cleanly; its output:\n" + outcome.output();
             }
             long n = payments();

@@ -597,7 +597,7 @@ public final class ServiceLoadBenchmark {
                 Optional<Double> tps = scenario.pgbenchRate(PgbenchReference.Script.REFERENCE, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.2f | %s | %s |%n", scenario.name,
                         clients, run.perSecond(), run.ms(50), run.ms(99), run.ms(99.9), rate(tps),
-                        ratio(run.perSecond(), tps));
+                        ratio(Optional.of(run.perSecond()), tps));
             });
         }
         for (Scenario scenario : scenarios) {
@@ -667,16 +667,15 @@ public final class ServiceLoadBenchmark {
                 Optional<Double> own = scenario.pgbenchRate(PgbenchReference.Script.SERVICE, clients);
                 Optional<Double> batched = scenario.pgbenchRate(PgbenchReference.Script.SERVICE_BATCHED, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %.1f | %s |%n", scenario.name, clients,
-                        rate(yardstick), rate(own), own.map(o -> ratio(o, yardstick)).orElse("-"), rate(batched),
-                        batched.map(b -> ratio(b, yardstick)).orElse("-"), run.perSecond(), ratio(run.perSecond(), own));
+                        rate(yardstick), rate(own), ratio(own, yardstick), rate(batched), ratio(batched, yardstick),
+                        run.perSecond(), ratio(Optional.of(run.perSecond()), own));
             });
         }
         for (Scenario scenario : scenarios) {
             Optional<Double> yardstick = scenario.pgbenchPeak(PgbenchReference.Script.REFERENCE);
             System.out.printf(Locale.ROOT, "Ceiling, %s, best against best: the service's SQL alone %s, batched %s%n",
-                    scenario.name, scenario.pgbenchPeak(PgbenchReference.Script.SERVICE).map(o -> ratio(o, yardstick))
-                            .orElse("-"), scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED)
-                            .map(b -> ratio(b, yardstick)).orElse("-"));
+                    scenario.name, ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE), yardstick),
+                    ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED), yardstick));
         }
     }
 
@@ -684,7 +683,8 @@ public final class ServiceLoadBenchmark {
         return perSecond.map(r -> String.format(Locale.ROOT, "%.1f", r)).orElse("-");
     }
 
-    private static String ratio(double rate, Optional<Double> of) {
-        return of.map(o -> String.format(Locale.ROOT, "%.2f", rate / o)).orElse("-");
+    /** {@code rate} over {@code of}, or "-" if either is missing. */
+    private static String ratio(Optional<Double> rate, Optional<Double> of) {
+        return rate.flatMap(r -> of.map(o -> String.format(Locale.ROOT, "%.2f", r / o))).orElse("-");
     }
 }
