@@ -81,16 +81,16 @@ final class JdbiPolicies implements PolicyStore {
     }
 
     /**
-     * Holds back the read of a wallet's policy, to go right after the statement that locks the
-     * wallet: with the wallet locked its policy id cannot change, so it is the read {@link #find}
-     * would make next, without a round trip of its own. Forgotten, like any read, when this unit
-     * of work writes a policy afterwards.
+     * Holds back the read of the policies of wallets, to go right after the statement that locks
+     * them: with the wallets locked their policy ids cannot change, so these are the reads
+     * {@link #find} would make next, without a round trip of their own. Forgotten, like any read,
+     * when this unit of work writes a policy afterwards.
      */
-    void prefetchOfWallet(OrgId orgId, WalletId walletId) {
-        pipeline.prefetch("SELECT p.* FROM policies p JOIN wallets w ON p.id = w.policy_id AND p.org_id = w.org_id "
-                        + "WHERE w.id = ? AND w.org_id = ? AND p.deleted_at IS NULL", READ,
+    void prefetchOfWallets(OrgId orgId, List<String> walletIds) {
+        pipeline.prefetch("SELECT * FROM policies WHERE org_id = ? AND deleted_at IS NULL AND id IN "
+                        + "(SELECT policy_id FROM wallets WHERE id = ANY(?) AND org_id = ?)", READ,
                 rows -> rows.forEach(policy -> read.put(Map.entry(policy.orgId(), policy.id()), Optional.of(policy))),
-                walletId.value(), orgId.value());
+                orgId.value(), walletIds, orgId.value());
     }
 
     @Override

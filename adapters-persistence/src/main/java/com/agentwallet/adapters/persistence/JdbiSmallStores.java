@@ -12,7 +12,7 @@ import com.agentwallet.core.port.RecipientCategoryStore;
 import org.jdbi.v3.core.Handle;
 
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -61,6 +61,9 @@ final class JdbiSmallStores {
 
     static final class Idempotency implements IdempotencyStore {
         private static final String FIND = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ?";
+        private static final String FIND_ALL = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ANY(?)";
+        private static final Pipeline.Kind INSERT = Pipeline.rowsOf("INSERT INTO idempotency_keys (org_id, key, "
+                + "fingerprint, tx_id, created_at, response_status, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)");
         private static final String RECORD_RESPONSE = "UPDATE idempotency_keys SET response_status = ?, "
                 + "response_body = ? WHERE org_id = ? AND key = ? AND response_status IS NULL";
         private static final Pipeline.RowReader<IdempotencyRecord> READ = rs -> {
@@ -87,16 +90,33 @@ final class JdbiSmallStores {
             this.pipeline = pipeline;
         }
 
-        /**
-         * A transaction-scoped advisory lock on the key's hash, held until commit or rollback; the
-         * key's record is read after it. Both are held back for the next statement waited for.
-         */
+        /** {@link #lockAll} of the one key. */
         @Override
         public void lock(OrgId orgId, String key) {
-            pipeline.send("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", orgId.value() + "/" + key);
-            LockedKey held = new LockedKey();
-            locked.put(Map.entry(orgId, key), held);
-            pipeline.prefetch(FIND, READ, held::read, orgId.value(), key);
+            lockAll(orgId, List.of(key));
+        }
+
+        /**
+         * A transaction-scoped advisory lock on each key's hash, in the order of the keys, held until
+         * commit or rollback; then the keys' records are read. Both statements are held back for the
+         * next statement waited for.
+         */
+        @Override
+        public void lockAll(OrgId orgId, Collection<String> keys) {
+            List<String> sorted = keys.stream().distinct().sorted().toList();
+            if (sorted.isEmpty()) {
+                return;
+            }
+            pipeline.send("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(CAST(? AS text[])) AS k",
+                    sorted.stream().map(key -> orgId.value() + "/" + key).toList());
+            Map<String, LockedKey> held = new HashMap<>();
+            sorted.forEach(key -> {
+                LockedKey one = new LockedKey();
+                held.put(key, one);
+                locked.put(Map.entry(orgId, key), one);
+            });
+            pipeline.prefetch(FIND_ALL, READ, rows -> held.forEach((key, one) -> one.read(
+                    rows.stream().filter(row -> row.key().equals(key)).findFirst())), orgId.value(), sorted);
         }
 
         @Override
@@ -114,8 +134,7 @@ final class JdbiSmallStores {
         /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void insert(IdempotencyRecord record) {
-            pipeline.send("INSERT INTO idempotency_keys (org_id, key, fingerprint, tx_id, created_at, response_status, "
-                            + "response_body) VALUES (?, ?, ?, ?, ?, ?, ?)", record.orgId().value(), record.key(),
+            pipeline.send(INSERT, record.orgId().value(), record.key(),
                     record.fingerprint(), record.txId().value(), Rows.timestamp(record.createdAt()),
                     record.response().map(RecordedResponse::status).orElse(null),
                     record.response().map(RecordedResponse::body).orElse(null));
@@ -175,15 +194,18 @@ final class JdbiSmallStores {
         private boolean known;
 
         /** The read made after the lock; a write this transaction made since is newer. */
-        void read(List<IdempotencyRecord> rows) {
+        void read(Optional<IdempotencyRecord> row) {
             if (!known) {
-                record = rows.stream().findFirst();
+                record = row;
                 known = true;
             }
         }
     }
 
     static final class Outbox implements EventOutbox {
+        private static final Pipeline.Kind APPEND = Pipeline.rowsOf("INSERT INTO outbox_events (id, org_id, type, "
+                + "wallet_id, body, created_at) VALUES (?, ?, ?, ?, CAST(? AS jsonb), ?)");
+
         private final Pipeline pipeline;
 
         Outbox(Pipeline pipeline) {
@@ -193,8 +215,7 @@ final class JdbiSmallStores {
         /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void append(OutboxEvent event) {
-            pipeline.send("INSERT INTO outbox_events (id, org_id, type, wallet_id, body, created_at) "
-                            + "VALUES (?, ?, ?, ?, CAST(? AS jsonb), ?)", event.id().value(), event.event().orgId().value(),
+            pipeline.send(APPEND, event.id().value(), event.event().orgId().value(),
                     event.event().type().wireName(), event.event().walletId().map(WalletId::value).orElse(null),
                     Json.write(event.body()), Rows.timestamp(event.createdAt()));
         }

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SpendEntry;
@@ -18,7 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 final class JdbiSpendLog implements SpendLog {
     private static final Pipeline.RowReader<SpendEntry> READ = rs -> new SpendEntry(new TxId(rs.getString("tx_id")),
@@ -28,11 +30,16 @@ final class JdbiSpendLog implements SpendLog {
     /** How far past the present the spends are read ahead: longer than a lock is waited for, as a rule. */
     private static final Duration AHEAD = Duration.ofMinutes(1);
     /**
-     * Each window's spends from its cutoff, as the locked row has it, to a bound: hour, day, month.
-     * One arm per window, so that each is a range scan of the index on (wallet_id, at).
+     * Each wallet's spends in each window from its cutoff, as the locked row has it, to a bound: hour,
+     * day, month. One arm per window, so that each is a range scan of the index on (wallet_id, at).
      */
     private static final String LEAVING = String.join(" UNION ", leavingWindow("hour_cutoff"),
             leavingWindow("day_cutoff"), leavingWindow("month_cutoff"));
+    private static final Pipeline.RowReader<Map.Entry<WalletId, SpendEntry>> READ_OF_WALLET =
+            rs -> Map.entry(new WalletId(rs.getString("wallet_id")), READ.read(rs));
+
+    private static final Pipeline.Kind APPEND =
+            Pipeline.rowsOf("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (?, ?, ?, ?)");
 
     private final Pipeline pipeline;
     /** Spends read ahead, by wallet; kept as this unit of work appends and removes them, under the wallet's lock. */
@@ -45,8 +52,7 @@ final class JdbiSpendLog implements SpendLog {
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void append(WalletId walletId, SpendEntry entry) {
-        pipeline.send("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (?, ?, ?, ?)",
-                walletId.value(), entry.txId().value(), Rows.timestamp(entry.at()), entry.amount().micros());
+        pipeline.send(APPEND, walletId.value(), entry.txId().value(), Rows.timestamp(entry.at()), entry.amount().micros());
         Optional.ofNullable(readAhead.get(walletId)).ifPresent(read -> read.entries().add(entry));
     }
 
@@ -83,27 +89,34 @@ final class JdbiSpendLog implements SpendLog {
     }
 
     /**
-     * Reads, in the request that locks the wallet and after its lock, the spends that leave its
+     * Reads, in the request that locks the wallets and after their lock, the spends that leave their
      * windows by a minute from {@code now}: what a payment's check asks for next. {@code locked}
-     * answers the wallet's summary as the lock read it, once the request is answered.
+     * answers a wallet's summary as the lock read it, once the request is answered.
      */
-    void readAheadOfLock(WalletId walletId, Supplier<Optional<SpendSummary>> locked, Instant now) {
+    void readAheadOfLocks(OrgId orgId, List<String> walletIds, Function<WalletId, Optional<SpendSummary>> locked,
+                          Instant now) {
         Instant ahead = now.plus(AHEAD).truncatedTo(ChronoUnit.MICROS);
         Map<SpendWindow, Instant> bounds = new EnumMap<>(SpendWindow.class);
         for (SpendWindow window : SpendWindow.values()) {
             bounds.put(window, ahead.minus(window.length()));
         }
-        pipeline.prefetch(LEAVING, READ, rows -> locked.get().ifPresent(
-                        summary -> readAhead.put(walletId, new ReadAhead(summary, bounds, new ArrayList<>(rows)))),
-                walletId.value(), walletId.value(), Rows.timestamp(bounds.get(SpendWindow.HOUR)),
-                walletId.value(), walletId.value(), Rows.timestamp(bounds.get(SpendWindow.DAY)),
-                walletId.value(), walletId.value(), Rows.timestamp(bounds.get(SpendWindow.MONTH)));
+        pipeline.prefetch(LEAVING, READ_OF_WALLET, rows -> {
+                    Map<WalletId, List<SpendEntry>> byWallet = rows.stream().collect(Collectors.groupingBy(
+                            Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+                    walletIds.stream().map(WalletId::new).forEach(id -> locked.apply(id).ifPresent(summary -> readAhead
+                            .put(id, new ReadAhead(summary, bounds, new ArrayList<>(byWallet.getOrDefault(id, List.of()))))));
+                }, Rows.timestamp(bounds.get(SpendWindow.HOUR)), walletIds, orgId.value(),
+                Rows.timestamp(bounds.get(SpendWindow.DAY)), walletIds, orgId.value(),
+                Rows.timestamp(bounds.get(SpendWindow.MONTH)), walletIds, orgId.value());
     }
 
-    /** One window's spends from its cutoff as the wallet's row has it to a bound: a range scan of (wallet_id, at). */
+    /**
+     * The wallets' spends in one window, from its cutoff as each wallet's row has it to a bound: for
+     * each wallet a range scan of (wallet_id, at).
+     */
     private static String leavingWindow(String cutoff) {
-        return "SELECT * FROM spend_entries WHERE wallet_id = ? AND at > (SELECT " + cutoff
-                + " FROM wallets WHERE id = ?) AND at <= ?";
+        return "SELECT e.* FROM spend_entries e JOIN wallets w ON e.wallet_id = w.id AND e.at > w." + cutoff
+                + " AND e.at <= ? WHERE w.id = ANY(?) AND w.org_id = ?";
     }
 
     /**

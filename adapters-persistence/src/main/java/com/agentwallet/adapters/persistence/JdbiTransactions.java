@@ -49,7 +49,7 @@ final class JdbiTransactions implements TransactionStore {
     private static final String CHANGING = "status, memo, policy_triggered, violation_rule, violation_limit, "
             + "violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, "
             + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
-    private static final String INSERT = Rows.insertWhole("transactions", FIXED, CHANGING);
+    private static final Pipeline.Kind INSERT = Pipeline.rowsOf(Rows.insertWhole("transactions", FIXED, CHANGING));
     private static final String UPDATE = Rows.updateByIdAndOrg("transactions", CHANGING);
     /** {@link #UPDATE} on condition that the transaction is still pending: a ledger's outcome is applied once. */
     static final String UPDATE_IF_PENDING = UPDATE + " AND " + stillPending("status");

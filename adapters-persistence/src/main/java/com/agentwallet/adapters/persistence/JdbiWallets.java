@@ -16,11 +16,15 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 final class JdbiWallets implements WalletStore {
     static final Pipeline.RowReader<Wallet> READ = rs -> {
@@ -46,8 +50,15 @@ final class JdbiWallets implements WalletStore {
             + "topup_enabled, topup_trigger_micros, topup_amount_micros, updated_at";
     private static final String INSERT = Rows.insertWhole("wallets", FIXED, CHANGING)
             + " ON CONFLICT (org_id, agent_id) DO NOTHING";
-    private static final String UPDATE = Rows.updateByIdAndOrg("wallets", CHANGING);
+    /** The SQL types of {@link #CHANGING}, in its order, then of the id and organisation. */
+    private static final List<String> TYPES = List.of("text", "text", "text[]", "text", "bigint", "bigint", "bigint",
+            "integer", "timestamptz", "timestamptz", "timestamptz", "bigint", "boolean", "bigint", "bigint",
+            "timestamptz", "text", "text");
+    private static final Pipeline.Kind UPDATE = new Pipeline.Kind(Rows.updateByIdAndOrg("wallets", CHANGING),
+            JdbiWallets::updateAll);
     private static final String BY_ID = "SELECT * FROM wallets WHERE id = ? AND org_id = ?";
+    private static final String LOCK_ALL = "SELECT * FROM wallets WHERE id = ANY(?) AND org_id = ? "
+            + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE";
 
     private final Handle handle;
     private final Pipeline pipeline;
@@ -78,22 +89,32 @@ final class JdbiWallets implements WalletStore {
         return pipeline.one(BY_ID, READ, id.value(), orgId.value());
     }
 
-    /**
-     * Its policy and the spends that may leave its windows are read right after, in the same round
-     * trip: who locks a wallet checks a payment.
-     */
+    /** {@link #lockAll} of the one wallet. */
     @Override
     public Optional<Wallet> lock(OrgId orgId, WalletId id) {
-        Wallet held = locked.get(id);
-        if (held != null && held.orgId().equals(orgId)) {
-            return Optional.of(held);
+        lockAll(orgId, List.of(id));
+        return Optional.ofNullable(locked.get(id)).filter(wallet -> wallet.orgId().equals(orgId));
+    }
+
+    /**
+     * One statement locks those not yet held, ordered as Java orders their ids (collation "C", not
+     * the database's); their policies and the spends that may leave their windows are read right
+     * after, in the same round trip: who locks a wallet checks a payment.
+     */
+    @Override
+    public void lockAll(OrgId orgId, Collection<WalletId> ids) {
+        List<String> wanted = ids.stream().filter(id -> !locked.containsKey(id)).map(WalletId::value).distinct().toList();
+        if (wanted.isEmpty()) {
+            return;
         }
-        List<Wallet> found = new ArrayList<>(1);
-        pipeline.prefetch(BY_ID + " FOR NO KEY UPDATE", READ, found::addAll, id.value(), orgId.value());
-        policies.prefetchOfWallet(orgId, id);
-        spendLog.readAheadOfLock(id, () -> found.stream().findFirst().map(Wallet::spend), Instant.now());
+        Map<WalletId, Wallet> found = new HashMap<>();
+        pipeline.prefetch(LOCK_ALL, READ, rows -> rows.forEach(wallet -> found.put(wallet.id(), wallet)),
+                wanted, orgId.value());
+        policies.prefetchOfWallets(orgId, wanted);
+        spendLog.readAheadOfLocks(orgId, wanted, id -> Optional.ofNullable(found.get(id)).map(Wallet::spend),
+                Instant.now());
         pipeline.flush();
-        return held(found.stream().findFirst());
+        locked.putAll(found);
     }
 
     @Override
@@ -147,6 +168,25 @@ final class JdbiWallets implements WalletStore {
     private Optional<Wallet> held(Optional<Wallet> lockedNow) {
         lockedNow.ifPresent(wallet -> locked.put(wallet.id(), wallet));
         return lockedNow;
+    }
+
+    /**
+     * Updates of wallets held back together: each writes the whole row as this transaction holds it
+     * locked, so the last of each wallet is the one that counts; all in one statement from a list of
+     * rows, typed by casts (a list of rows outside an insert takes no type from a column).
+     */
+    private static Pipeline.Combined updateAll(List<Object[]> updates) {
+        Map<List<Object>, Object[]> last = new LinkedHashMap<>();
+        updates.forEach(values -> last.put(List.of(values[values.length - 2], values[values.length - 1]), values));
+        if (last.size() == 1) {
+            return new Pipeline.Combined(UPDATE.sql(), last.values().iterator().next());
+        }
+        String row = TYPES.stream().map(type -> "CAST(? AS " + type + ")").collect(Collectors.joining(", ", "(", ")"));
+        String sql = "UPDATE wallets AS w SET (" + CHANGING + ") = ("
+                + Arrays.stream(CHANGING.split(", ")).map(column -> "v." + column).collect(Collectors.joining(", "))
+                + ") FROM (VALUES " + String.join(", ", Collections.nCopies(last.size(), row)) + ") AS v ("
+                + CHANGING + ", id, org_id) WHERE w.id = v.id AND w.org_id = v.org_id";
+        return new Pipeline.Combined(sql, last.values().stream().flatMap(Arrays::stream).toArray());
     }
 
     private static Object[] fixed(Wallet wallet) {

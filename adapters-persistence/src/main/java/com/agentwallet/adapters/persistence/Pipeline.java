@@ -12,9 +12,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -56,7 +61,42 @@ final class Pipeline {
         }
     };
 
-    private record Statement(String sql, Object[] values, Answer answer) {
+    /**
+     * A kind of write, {@code sql} with a row's values, whose writes held back one after another, with
+     * no other statement between them but writes of other such kinds, go as one statement made by
+     * {@code combine} (from their values, in the order they were held back; two at least), sent where
+     * the first of them was held back. Moving a write ahead of writes of other kinds is safe because a
+     * unit of work writes a row that others refer to before them (each unit of work alike); a
+     * statement of any other kind (a read, a lock, a delete, an increment) ends the writes that join.
+     * Kinds are told apart by identity: one constant each.
+     */
+    record Kind(String sql, Function<List<Object[]>, Combined> combine) {
+    }
+
+    /** The SQL and values of writes combined. */
+    record Combined(String sql, Object[] values) {
+    }
+
+    /**
+     * The kind of {@code insert}, {@code INSERT INTO t (…) VALUES (…)} of one row: rows held back
+     * together go in one multi-row insert (PostgreSQL gives each row's values the column's type, as
+     * for one row).
+     */
+    static Kind rowsOf(String insert) {
+        int at = insert.lastIndexOf(" VALUES (");
+        if (!insert.startsWith("INSERT INTO ") || at < 0 || !insert.endsWith(")")) {
+            throw new IllegalArgumentException("not the insert of one row: " + insert);
+        }
+        String head = insert.substring(0, at + " VALUES ".length());
+        String row = insert.substring(head.length());
+        return new Kind(insert, values -> new Combined(head + String.join(", ", Collections.nCopies(values.size(), row)),
+                values.stream().flatMap(Arrays::stream).toArray()));
+    }
+
+    private record Statement(String sql, Object[] values, Answer answer, Optional<Kind> kind) {
+        Statement(String sql, Object[] values, Answer answer) {
+            this(sql, values, answer, Optional.empty());
+        }
     }
 
     private final Handle handle;
@@ -76,6 +116,14 @@ final class Pipeline {
     /** Holds back a statement whose answer is not needed; {@code values} bind its {@code ?} in order. */
     void send(String sql, Object... values) {
         held.add(new Statement(sql, values, IGNORED));
+    }
+
+    /**
+     * Holds back a write of a {@link Kind} whose answer is not needed: its statement with
+     * {@code values} when sent alone, or combined with the writes of its kind held back with it.
+     */
+    void send(Kind kind, Object... values) {
+        held.add(new Statement(kind.sql(), values, IGNORED, Optional.of(kind)));
     }
 
     /**
@@ -161,7 +209,7 @@ final class Pipeline {
         if (held.isEmpty()) {
             return;
         }
-        List<Statement> batch = List.copyOf(held);
+        List<Statement> batch = combined(held);
         held.clear();
         Connection connection = handle.getConnection();
         String sql = batch.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
@@ -184,6 +232,36 @@ final class Pipeline {
                 rows = statement.getMoreResults();
             }
         }
+    }
+
+    /**
+     * The statements to send for those held back: the writes of a {@link Kind} that can go together
+     * (see there) as one statement where the first of them was.
+     */
+    private static List<Statement> combined(List<Statement> held) {
+        List<List<Statement>> order = new ArrayList<>(held.size());
+        Map<Kind, List<Statement>> open = new IdentityHashMap<>();
+        for (Statement one : held) {
+            if (one.kind().isEmpty()) {
+                open.clear();
+                order.add(List.of(one));
+            } else {
+                open.computeIfAbsent(one.kind().get(), kind -> {
+                    List<Statement> together = new ArrayList<>();
+                    order.add(together);
+                    return together;
+                }).add(one);
+            }
+        }
+        return order.stream().map(Pipeline::asOne).toList();
+    }
+
+    private static Statement asOne(List<Statement> together) {
+        if (together.size() == 1) {
+            return together.get(0);
+        }
+        Combined one = together.get(0).kind().orElseThrow().combine().apply(together.stream().map(Statement::values).toList());
+        return new Statement(one.sql(), one.values(), IGNORED);
     }
 
     private static <T> Answer rowsInto(RowReader<T> reader, List<T> into) {

@@ -165,6 +165,57 @@ class ConcurrencyTest {
         assertThat(ledger.balanceOf(PAYEE)).isEqualTo(cap.micros());
     }
 
+    /**
+     * Payments of many wallets at once, booked in batches that hold several wallets (one statement
+     * locks them, one writes them): each wallet's day cap lets exactly its K through, and each
+     * balance ends exact.
+     */
+    @Test
+    void paymentsOfEightWalletsBookedTogetherKeepEachWalletsCapExact() throws Exception {
+        int walletCount = 8;
+        int capPayments = 10;
+        int threads = 32;
+        int attemptsPerThread = 6;
+        Usdc amount = Usdc.parse("1.5");
+        Usdc cap = Usdc.ofMicros(amount.micros() * capPayments);
+        RequestLog sent = new RequestLog();
+        core = PgBooks.services(new JdbiStorage(Postgres.jdbi(sent.recording(pool))), ledger,
+                MutableClock.atTestEpoch(), 31);
+        OrgId org = PgBooks.organisation(core, "1000");
+        Policy policy = PgBooks.policy(core, org, rules().maxPerDay(cap.toString()).build());
+        List<FundedWallet> wallets = new ArrayList<>();
+        for (int i = 0; i < walletCount; i++) {
+            wallets.add(PgBooks.wallet(core, org, policy, "agent-" + i, "100"));
+        }
+        sent.clear();
+
+        Race<String> race = race(threads, thread -> {
+            List<String> outcomes = new ArrayList<>();
+            for (int i = 0; i < attemptsPerThread; i++) {
+                FundedWallet from = wallets.get((thread + i) % walletCount);
+                outcomes.add(outcome(core.payments.pay(paymentFrom(from).to(PAYEE).amount(amount.toString()).build())));
+            }
+            return outcomes;
+        });
+
+        int attempts = threads * attemptsPerThread;
+        print(walletCount + " wallets, day cap of K=" + capPayments + " payments each", race);
+        assertThat(race.counts()).containsOnlyKeys("confirmed", "policy_violation:max_per_day")
+                .containsEntry("confirmed", (long) walletCount * capPayments)
+                .containsEntry("policy_violation:max_per_day", (long) attempts - walletCount * capPayments);
+        for (FundedWallet wallet : wallets) {
+            String id = wallet.wallet().id().value();
+            assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", id)).isEqualTo(cap.micros());
+            assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE wallet_id = ? AND type = 'payment' "
+                    + "AND status = 'confirmed'", id))
+                    .isEqualTo(capPayments);
+            assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(Usdc.parse("100").minus(cap).micros());
+        }
+        assertThat(ledger.balanceOf(PAYEE)).isEqualTo(cap.micros() * walletCount);
+        assertThat(sent.statements()).as("payments of different wallets booked together")
+                .anyMatch(sql -> sql.startsWith("UPDATE wallets AS w"));
+    }
+
     @Test
     void sixteenRequestsWithOneIdempotencyKeyMakeOnePaymentAndOneDebit() throws Exception {
         int threads = 16;

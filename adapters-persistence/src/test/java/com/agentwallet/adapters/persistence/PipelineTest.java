@@ -118,6 +118,54 @@ class PipelineTest {
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(6_000_000L);
     }
 
+    /**
+     * Wallets locked together are read in one statement each of wallets, policies and spends; writes
+     * of one kind held back together go as one statement, and of a wallet updated twice the last
+     * update counts.
+     */
+    @Test
+    void walletsLockedTogetherAndTheirWritesOfOneKindTravelAsOneStatementEach() {
+        Wallet other = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().maxPerDay("50").build()), "agent-2",
+                "10").wallet();
+        sent.clear();
+
+        storage.inTransaction(stores -> {
+            stores.wallets().lockAll(org, List.of(other.id(), wallet.id()));
+            Wallet first = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            Wallet second = stores.wallets().lock(org, other.id()).orElseThrow();
+            assertThat(stores.policies().find(org, second.policyId())).isPresent();
+            stores.wallets().update(first.withBalance(Usdc.parse("9"), first.updatedAt()));
+            stores.transactions().insert(payment(PIPELINED));
+            stores.wallets().update(second.withBalance(Usdc.parse("8"), second.updatedAt()));
+            stores.transactions().insert(payment(TWICE));
+            stores.wallets().update(first.withBalance(Usdc.parse("7"), first.updatedAt()));
+            return null;
+        });
+
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+                "UPDATE wallets + INSERT transactions + COMMIT");
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
+        assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(8_000_000L);
+        assertThat(List.of(PIPELINED, TWICE)).allSatisfy(id -> assertThat(core.payments.get(org, id).value().amount())
+                .isEqualTo(Usdc.parse("1")));
+    }
+
+    /** A statement of another kind between writes that could go together ends them: the order made is kept. */
+    @Test
+    void aStatementOfAnotherKindEndsTheWritesThatGoTogether() {
+        storage.inTransaction(stores -> {
+            stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.transactions().insert(payment(PIPELINED));
+            stores.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("1"), now());
+            stores.transactions().insert(payment(TWICE));
+            return null;
+        });
+
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+                "INSERT transactions + UPDATE wallets + INSERT transactions + COMMIT");
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(11_000_000L);
+    }
+
     @Test
     void aUnitOfWorkWithNothingHeldBackCommitsAsUsual() {
         storage.inTransaction(stores -> stores.wallets().lock(org, wallet.id()));
@@ -276,7 +324,7 @@ class PipelineTest {
     }
 
     @Test
-    void aLockedKeysRecordIsReadWithTheLockAndAnsweredFromWhatTheTransactionWrote() {
+    void keysLockedTogetherAreReadWithTheLockAndAnsweredFromWhatTheTransactionWrote() {
         IdempotencyRecord earlier = IdempotencyRecord.firstUse(org, "key-1", "fp", EARLIER, now());
         storage.inTransaction(stores -> {
             stores.transactions().insert(payment(EARLIER));
@@ -287,8 +335,7 @@ class PipelineTest {
         sent.clear();
 
         List<Optional<IdempotencyRecord>> seen = storage.inTransaction(stores -> {
-            stores.idempotency().lock(org, "key-1");
-            stores.idempotency().lock(org, "key-2");
+            stores.idempotency().lockAll(org, List.of("key-2", "key-1"));
             stores.wallets().lock(org, wallet.id());
             Optional<IdempotencyRecord> first = stores.idempotency().find(org, "key-1");
             Optional<IdempotencyRecord> second = stores.idempotency().find(org, "key-2");
@@ -303,9 +350,10 @@ class PipelineTest {
         assertThat(seen.get(2)).as("deleted in this transaction").isEmpty();
         assertThat(seen.get(3).map(IdempotencyRecord::txId)).as("written in this transaction")
                 .contains(NEW);
-        assertThat(sent.summary()).as("the locks and lookups with the wallet; the writes with the commit")
-                .containsExactly("SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT pg_advisory_xact_lock "
-                                + "+ SELECT idempotency_keys + SELECT wallets + SELECT policies + SELECT spend_entries",
+        assertThat(sent.summary()).as("the locks and lookups, one statement each, with the wallet; the writes with "
+                        + "the commit")
+                .containsExactly("SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
+                                + "+ SELECT policies + SELECT spend_entries",
                         "INSERT idempotency_keys + DELETE idempotency_keys + COMMIT");
     }
 

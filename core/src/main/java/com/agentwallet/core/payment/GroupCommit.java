@@ -12,10 +12,11 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Work on one key (a wallet) submitted by many threads at once, run in batches: the first thread to
- * find the key idle leads, running its own item and whatever queued behind the batch before it, in
- * arrival order, as one call of {@code run} (one database transaction: the wallet's row is locked
- * and the commit waits for the disk once for the whole batch instead of once per payment). When it
+ * Work on one key (an organisation) submitted by many threads at once, run in batches: the first
+ * thread to find the key idle leads, running its own item and whatever queued behind the batch before
+ * it, in arrival order, as one call of {@code run} (one database transaction: the wallets' rows are
+ * locked together, and the commit waits for the disk once for the whole batch instead of once per
+ * payment). When it
  * is done, the first item still queued is promoted and leads the next batch. Without contention every
  * batch holds one item, and nothing waits.
  *

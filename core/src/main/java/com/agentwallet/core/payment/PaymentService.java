@@ -14,7 +14,6 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
-import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.policy.Decision;
 import com.agentwallet.core.port.LedgerPort;
@@ -28,7 +27,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -37,8 +35,8 @@ import static java.util.Objects.requireNonNull;
 /** Use cases of payments: pay (and its dry run), co-sign, reject, co-sign expiry, and reading history. */
 public final class PaymentService {
     /**
-     * Payments of one wallet booked together at most: enough to share one commit among all the
-     * clients of a busy wallet, few enough that the wallet's lock is not held long.
+     * Payments booked together at most: enough to share one commit and one statement per kind among
+     * all the clients of a busy organisation, few enough that the wallets' locks are not held long.
      */
     static final int MAX_BATCH = 32;
 
@@ -50,8 +48,8 @@ public final class PaymentService {
     private final IdGenerator ids;
     private final Clock clock;
     private final CoreSettings settings;
-    /** Phase one, payments of one wallet arriving together booked in one transaction. */
-    private final GroupCommit<WalletId, Booking, Result<Accepted>> phaseOne = new GroupCommit<>(MAX_BATCH, this::book);
+    /** Phase one, payments of one organisation arriving together booked in one transaction. */
+    private final GroupCommit<OrgId, Booking, Result<Accepted>> phaseOne = new GroupCommit<>(MAX_BATCH, this::book);
 
     public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
                           EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
@@ -86,7 +84,7 @@ public final class PaymentService {
      */
     public Result<PaymentResult> pay(PayCommand command, Optional<Function<Transaction, RecordedResponse>> answer) {
         TxId id = ids.tx();
-        Result<Accepted> accepted = settlement.holding(id, () -> phaseOne.submit(command.walletId(), new Booking(command, id))
+        Result<Accepted> accepted = settlement.holding(id, () -> phaseOne.submit(command.orgId(), new Booking(command, id))
                 .map(done -> done.instruction().map(instruction -> done.settled(settlement.settleCreated(done.tx(),
                         instruction, (stores, settled) -> answer.filter(a -> command.idempotencyKey().isPresent())
                                 .map(a -> remember(stores, command, a.apply(settled))))))
@@ -103,15 +101,16 @@ public final class PaymentService {
     }
 
     /**
-     * Phase one of a batch of payments from one wallet, in one database transaction: their idempotency
-     * keys locked first, in the global order of keys, then each payment in turn.
+     * Phase one of a batch of payments of one organisation, in one database transaction: their
+     * idempotency keys locked first, in the global order of keys, then their wallets, in the order of
+     * their ids, then each payment in turn.
      */
     private List<Result<Accepted>> book(List<Booking> bookings) {
+        OrgId orgId = bookings.get(0).command().orgId();
         return storage.inTransaction(stores -> {
-            bookings.stream().flatMap(b -> b.command().idempotencyKey().map(key -> Map.entry(key, b.command().orgId()))
-                            .stream()).distinct()
-                    .sorted(Map.Entry.<String, OrgId>comparingByKey().thenComparing(e -> e.getValue().value()))
-                    .forEach(key -> stores.idempotency().lock(key.getValue(), key.getKey()));
+            stores.idempotency().lockAll(orgId,
+                    bookings.stream().flatMap(b -> b.command().idempotencyKey().stream()).toList());
+            stores.wallets().lockAll(orgId, bookings.stream().map(b -> b.command().walletId()).toList());
             return bookings.stream().map(b -> accept(stores, b.command(), b.id())).toList();
         });
     }

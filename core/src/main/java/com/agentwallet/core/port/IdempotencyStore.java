@@ -5,6 +5,7 @@ import com.agentwallet.core.payment.IdempotencyRecord;
 import com.agentwallet.core.payment.RecordedResponse;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
 
 /** Idempotency keys of payment requests, scoped to the organisation and kept 24 h. */
@@ -14,6 +15,15 @@ public interface IdempotencyStore {
      * one key run one after the other, so the second sees the first's record.
      */
     void lock(OrgId orgId, String key);
+
+    /**
+     * {@link #lock} of each of the organisation's {@code keys}, in the order of the keys (the global
+     * lock order). A store may lock them and read their records all at once; by default each is
+     * locked in turn.
+     */
+    default void lockAll(OrgId orgId, Collection<String> keys) {
+        keys.stream().distinct().sorted().forEach(key -> lock(orgId, key));
+    }
 
     Optional<IdempotencyRecord> find(OrgId orgId, String key);
 

@@ -10,6 +10,8 @@ import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,6 +33,16 @@ public interface WalletStore {
 
     /** Reads the wallet and locks it until the transaction ends. */
     Optional<Wallet> lock(OrgId orgId, WalletId id);
+
+    /**
+     * Locks those of the organisation's wallets {@code ids} that exist, until the transaction ends,
+     * in the order of their ids (the global lock order), so that {@link #lock} of any of them
+     * afterwards answers what this read. A store may read them all at once; by default each is
+     * locked in turn.
+     */
+    default void lockAll(OrgId orgId, Collection<WalletId> ids) {
+        ids.stream().distinct().sorted(Comparator.comparing(WalletId::value)).forEach(id -> lock(orgId, id));
+    }
 
     /** Any organisation's wallet: escrows and payments may go to wallets of other organisations. */
     Optional<Wallet> findAnyOrg(WalletId id);
