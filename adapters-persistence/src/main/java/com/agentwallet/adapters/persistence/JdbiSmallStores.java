@@ -115,8 +115,11 @@ final class JdbiSmallStores {
                 held.put(key, one);
                 locked.put(Map.entry(orgId, key), one);
             });
-            pipeline.prefetch(FIND_ALL, READ, rows -> held.forEach((key, one) -> one.read(
-                    rows.stream().filter(row -> row.key().equals(key)).findFirst())), orgId.value(), sorted);
+            pipeline.prefetch(FIND_ALL, READ, rows -> {
+                Map<String, IdempotencyRecord> byKey = new HashMap<>();
+                rows.forEach(row -> byKey.put(row.key(), row));
+                held.forEach((key, one) -> one.read(Optional.ofNullable(byKey.get(key))));
+            }, orgId.value(), sorted);
         }
 
         @Override
