@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,6 +67,8 @@ final class JdbiSmallStores {
                 + "fingerprint, tx_id, created_at, response_status, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)");
         private static final String RECORD_RESPONSE = "UPDATE idempotency_keys SET response_status = ?, "
                 + "response_body = ? WHERE org_id = ? AND key = ? AND response_status IS NULL";
+        private static final Pipeline.Kind KEEP_RESPONSE =
+                new Pipeline.Kind("idempotency_keys", RECORD_RESPONSE, Idempotency::keepAll);
         private static final Pipeline.RowReader<IdempotencyRecord> READ = rs -> {
             String body = rs.getString("response_body");
             Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
@@ -158,7 +161,23 @@ final class JdbiSmallStores {
         @Override
         public void keepResponse(OrgId orgId, String key, RecordedResponse response) {
             locked.remove(Map.entry(orgId, key));
-            pipeline.send(RECORD_RESPONSE, recordingValues(orgId, key, response));
+            pipeline.send(KEEP_RESPONSE, recordingValues(orgId, key, response));
+        }
+
+        /**
+         * Responses kept together: of two for one key the first counts, as it would alone; in one
+         * statement from a list of rows.
+         */
+        private static Pipeline.Combined keepAll(List<Object[]> responses) {
+            Map<List<Object>, Object[]> first = new LinkedHashMap<>();
+            responses.forEach(values -> first.putIfAbsent(List.of(values[2], values[3]), values));
+            if (first.size() == 1) {
+                return new Pipeline.Combined(RECORD_RESPONSE, first.values().iterator().next());
+            }
+            return new Pipeline.Combined("UPDATE idempotency_keys AS t SET response_status = v.status, response_body = "
+                    + "v.body FROM " + Rows.valuesAs(List.of("integer", "text", "text", "text"), "status, body, org_id, key",
+                    first.size()) + " WHERE t.org_id = v.org_id AND t.key = v.key AND t.response_status IS NULL",
+                    Rows.flat(first.values()));
         }
 
         private static Object[] recordingValues(OrgId orgId, String key, RecordedResponse response) {

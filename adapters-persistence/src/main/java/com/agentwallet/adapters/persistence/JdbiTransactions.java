@@ -19,8 +19,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 final class JdbiTransactions implements TransactionStore {
     static final Pipeline.RowReader<Transaction> READ = rs -> {
@@ -50,6 +52,9 @@ final class JdbiTransactions implements TransactionStore {
             + "violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, "
             + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
     private static final Pipeline.Kind INSERT = Pipeline.rowsOf(Rows.insertWhole("transactions", FIXED, CHANGING));
+    /** The SQL types of {@link #CHANGING}, in its order, then of the id and organisation. */
+    private static final List<String> TYPES = List.of("text", "text", "boolean", "text", "text", "text", "text",
+            "bigint", "text", "text", "timestamptz", "text", "text", "text", "text", "timestamptz", "text", "text");
     private static final String UPDATE = Rows.updateByIdAndOrg("transactions", CHANGING);
     /** {@link #UPDATE} on condition that the transaction is still pending: a ledger's outcome is applied once. */
     static final String UPDATE_IF_PENDING = UPDATE + " AND " + stillPending("status");
@@ -101,6 +106,22 @@ final class JdbiTransactions implements TransactionStore {
     @Override
     public boolean updateIfPending(Transaction tx) {
         return pipeline.update(UPDATE_IF_PENDING, byId(tx)) == 1;
+    }
+
+    /** One statement for all: an update from a list of rows, answering the ids it stored. */
+    @Override
+    public Set<TxId> updateAllIfPending(List<Transaction> transactions) {
+        if (transactions.size() <= 1) {
+            return TransactionStore.super.updateAllIfPending(transactions);
+        }
+        return new HashSet<>(pipeline.list(updateAllIfPending(transactions.size()), rs -> new TxId(rs.getString(1)),
+                Rows.flat(transactions.stream().map(JdbiTransactions::byId).toList())));
+    }
+
+    /** {@link #UPDATE_IF_PENDING} of {@code rows} transactions in one statement, answering the ids it stored. */
+    static String updateAllIfPending(int rows) {
+        return Rows.updateManyByIdAndOrg("transactions", CHANGING, TYPES, rows) + " AND " + stillPending("t.status")
+                + " RETURNING t.id";
     }
 
     private static Object[] byId(Transaction tx) {

@@ -54,9 +54,12 @@ final class JdbiWallets implements WalletStore {
     private static final List<String> TYPES = List.of("text", "text", "text[]", "text", "bigint", "bigint", "bigint",
             "integer", "timestamptz", "timestamptz", "timestamptz", "bigint", "boolean", "bigint", "bigint",
             "timestamptz", "text", "text");
-    private static final Pipeline.Kind UPDATE = new Pipeline.Kind(Rows.updateByIdAndOrg("wallets", CHANGING),
+    private static final Pipeline.Kind UPDATE = new Pipeline.Kind("wallets", Rows.updateByIdAndOrg("wallets", CHANGING),
             JdbiWallets::updateAll);
     private static final String BY_ID = "SELECT * FROM wallets WHERE id = ? AND org_id = ?";
+    private static final Pipeline.Kind CREDIT = new Pipeline.Kind("wallets",
+            "UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? WHERE address = ?",
+            JdbiWallets::creditAll);
     private static final String LOCK_ALL = "SELECT * FROM wallets WHERE id = ANY(?) AND org_id = ? "
             + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE";
 
@@ -129,8 +132,7 @@ final class JdbiWallets implements WalletStore {
      */
     @Override
     public void creditByAddress(String address, Usdc amount, Instant now) {
-        pipeline.send("UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? WHERE address = ?",
-                amount.micros(), Rows.timestamp(now), address);
+        pipeline.send(CREDIT, amount.micros(), Rows.timestamp(now), address);
         locked.values().removeIf(wallet -> wallet.address().base58().equals(address));
     }
 
@@ -181,12 +183,29 @@ final class JdbiWallets implements WalletStore {
         if (last.size() == 1) {
             return new Pipeline.Combined(UPDATE.sql(), last.values().iterator().next());
         }
-        String row = TYPES.stream().map(type -> "CAST(? AS " + type + ")").collect(Collectors.joining(", ", "(", ")"));
-        String sql = "UPDATE wallets AS w SET (" + CHANGING + ") = ("
-                + Arrays.stream(CHANGING.split(", ")).map(column -> "v." + column).collect(Collectors.joining(", "))
-                + ") FROM (VALUES " + String.join(", ", Collections.nCopies(last.size(), row)) + ") AS v ("
-                + CHANGING + ", id, org_id) WHERE w.id = v.id AND w.org_id = v.org_id";
-        return new Pipeline.Combined(sql, last.values().stream().flatMap(Arrays::stream).toArray());
+        return new Pipeline.Combined(Rows.updateManyByIdAndOrg("wallets", CHANGING, TYPES, last.size()),
+                Rows.flat(last.values()));
+    }
+
+    /**
+     * Credits held back together: summed by address, in one statement that adds to each wallet found
+     * among the rows its subquery locks in the order of their ids (the global lock order; the rows
+     * of the join alone would be locked in the join's order). A row is updated only once the locking
+     * subquery has given it, so every lock is taken in that order.
+     */
+    private static Pipeline.Combined creditAll(List<Object[]> credits) {
+        Map<Object, Object[]> byAddress = new LinkedHashMap<>();
+        credits.forEach(values -> byAddress.merge(values[2], values, (before, next) ->
+                new Object[] {(Long) before[0] + (Long) next[0], next[1], next[2]}));
+        if (byAddress.size() == 1) {
+            return new Pipeline.Combined(CREDIT.sql(), byAddress.values().iterator().next());
+        }
+        String sql = "UPDATE wallets AS t SET balance_micros = t.balance_micros + v.amount, updated_at = v.at FROM "
+                + Rows.valuesAs(List.of("bigint", "timestamptz", "text"), "amount, at, address", byAddress.size())
+                + " WHERE t.address = v.address AND t.id IN (SELECT id FROM wallets WHERE address = ANY(?) "
+                + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE)";
+        return new Pipeline.Combined(sql, Rows.concat(Rows.flat(byAddress.values()),
+                new Object[] {List.copyOf(byAddress.keySet())}));
     }
 
     private static Object[] fixed(Wallet wallet) {

@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -62,15 +61,17 @@ final class Pipeline {
     };
 
     /**
-     * A kind of write, {@code sql} with a row's values, whose writes held back one after another, with
-     * no other statement between them but writes of other such kinds, go as one statement made by
-     * {@code combine} (from their values, in the order they were held back; two at least), sent where
-     * the first of them was held back. Moving a write ahead of writes of other kinds is safe because a
-     * unit of work writes a row that others refer to before them (each unit of work alike); a
-     * statement of any other kind (a read, a lock, a delete, an increment) ends the writes that join.
-     * Kinds are told apart by identity: one constant each.
+     * A kind of write to {@code table}, {@code sql} with a row's values, whose writes held back one
+     * after another go as one statement made by {@code combine} (from their values, in the order they
+     * were held back; two at least), sent where the first of them was held back. Writes of kinds move
+     * ahead of writes of other kinds, never of another kind on the same table (a row's whole update
+     * and an increment of it must stay in order), nor of any statement that is not of a kind (a read,
+     * a lock, a delete): such a statement ends the writes that join, and a write ends those of the
+     * other kinds on its table. Moving a write ahead of writes to other tables is safe because a unit
+     * of work writes a row that others refer to before them (each unit of work alike). Kinds are told
+     * apart by identity: one constant each.
      */
-    record Kind(String sql, Function<List<Object[]>, Combined> combine) {
+    record Kind(String table, String sql, Function<List<Object[]>, Combined> combine) {
     }
 
     /** The SQL and values of writes combined. */
@@ -89,8 +90,9 @@ final class Pipeline {
         }
         String head = insert.substring(0, at + " VALUES ".length());
         String row = insert.substring(head.length());
-        return new Kind(insert, values -> new Combined(head + String.join(", ", Collections.nCopies(values.size(), row)),
-                values.stream().flatMap(Arrays::stream).toArray()));
+        String table = insert.substring("INSERT INTO ".length(), insert.indexOf(' ', "INSERT INTO ".length()));
+        return new Kind(table, insert, values -> new Combined(head + String.join(", ", Collections.nCopies(values.size(), row)),
+                Rows.flat(values)));
     }
 
     private record Statement(String sql, Object[] values, Answer answer, Optional<Kind> kind) {
@@ -246,7 +248,9 @@ final class Pipeline {
                 open.clear();
                 order.add(List.of(one));
             } else {
-                open.computeIfAbsent(one.kind().get(), kind -> {
+                Kind kind = one.kind().get();
+                open.keySet().removeIf(other -> other != kind && other.table().equals(kind.table()));
+                open.computeIfAbsent(kind, k -> {
                     List<Statement> together = new ArrayList<>();
                     order.add(together);
                     return together;

@@ -8,9 +8,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** Reading columns into domain values; SQL NULL becomes an empty Optional. */
 final class Rows {
@@ -81,6 +83,31 @@ final class Rows {
     static String updateByIdAndOrg(String table, String changing) {
         return "UPDATE " + table + " SET (" + changing + ") = (" + placeholders(columns(changing))
                 + ") WHERE id = ? AND org_id = ?";
+    }
+
+    /**
+     * The update of many rows' {@code changing} columns by their {@code id} and {@code org_id}, from
+     * {@link #valuesAs} of {@code rows} rows, each with the values {@link #updateByIdAndOrg} takes
+     * ({@code types} their SQL types, in that order); the table is {@code t}.
+     */
+    static String updateManyByIdAndOrg(String table, String changing, List<String> types, int rows) {
+        return "UPDATE " + table + " AS t SET (" + changing + ") = ("
+                + Arrays.stream(changing.split(", ")).map(column -> "v." + column).collect(Collectors.joining(", "))
+                + ") FROM " + valuesAs(types, changing + ", id, org_id", rows) + " WHERE t.id = v.id AND t.org_id = v.org_id";
+    }
+
+    /**
+     * {@code rows} rows of positional parameters, each cast to its SQL type in {@code types}, as a
+     * table {@code v} with {@code columns}: a list of rows outside an insert takes no type from a column.
+     */
+    static String valuesAs(List<String> types, String columns, int rows) {
+        String row = types.stream().map(type -> "CAST(? AS " + type + ")").collect(Collectors.joining(", ", "(", ")"));
+        return "(VALUES " + String.join(", ", Collections.nCopies(rows, row)) + ") AS v (" + columns + ")";
+    }
+
+    /** The values of statements of one shape, one after another: of their rows in one statement. */
+    static Object[] flat(Collection<Object[]> rows) {
+        return rows.stream().flatMap(Arrays::stream).toArray();
     }
 
     private static int columns(String names) {

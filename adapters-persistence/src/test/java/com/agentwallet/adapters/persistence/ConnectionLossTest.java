@@ -116,7 +116,7 @@ class ConnectionLossTest {
 
     @Test
     void aPaymentCutWhileItsLedgerOutcomeIsAppliedStaysHeldAndItsRetryAppliesItWithoutPayingAgain() {
-        cutAfter.set("transactions.updateIfPending");
+        cutAfter.set("transactions.updateAllIfPending");
 
         assertThatThrownBy(() -> core.payments.pay(thirtyWithKey())).isInstanceOf(StorageUnavailableException.class);
 

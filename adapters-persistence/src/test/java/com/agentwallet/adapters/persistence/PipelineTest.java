@@ -150,20 +150,45 @@ class PipelineTest {
                 .isEqualTo(Usdc.parse("1")));
     }
 
-    /** A statement of another kind between writes that could go together ends them: the order made is kept. */
+    /** A statement of no kind between writes that could go together ends them: the order made is kept. */
     @Test
-    void aStatementOfAnotherKindEndsTheWritesThatGoTogether() {
+    void aStatementOfNoKindEndsTheWritesThatGoTogether() {
         storage.inTransaction(stores -> {
             stores.wallets().lock(org, wallet.id()).orElseThrow();
             stores.transactions().insert(payment(PIPELINED));
-            stores.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("1"), now());
+            stores.idempotency().delete(org, "no-such-key");
             stores.transactions().insert(payment(TWICE));
             return null;
         });
 
         assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
-                "INSERT transactions + UPDATE wallets + INSERT transactions + COMMIT");
-        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(11_000_000L);
+                "INSERT transactions + DELETE idempotency_keys + INSERT transactions + COMMIT");
+        assertThat(List.of(PIPELINED, TWICE)).allSatisfy(id -> assertThat(core.payments.get(org, id).isOk()).isTrue());
+    }
+
+    /**
+     * Credits held back together go as one statement; a wallet's whole update ends the credits before
+     * it, since they write the same table, so a credit after it is not moved ahead of it.
+     */
+    @Test
+    void creditsGoTogetherButNotPastAWholeUpdateOfTheirTable() {
+        Wallet other = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-2", "10").wallet();
+        sent.clear();
+
+        storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().creditByAddress(other.address().base58(), Usdc.parse("1"), now());
+            stores.wallets().creditByAddress(PAYEE, Usdc.parse("1"), now());
+            stores.wallets().update(locked.withBalance(Usdc.parse("50"), locked.updatedAt()));
+            stores.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("5"), now());
+            stores.wallets().creditByAddress(other.address().base58(), Usdc.parse("2"), now());
+            return null;
+        });
+
+        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+                "UPDATE wallets + UPDATE wallets + UPDATE wallets + COMMIT");
+        assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(55_000_000L);
+        assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(13_000_000L);
     }
 
     @Test

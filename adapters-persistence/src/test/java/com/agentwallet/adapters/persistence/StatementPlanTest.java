@@ -74,6 +74,15 @@ class StatementPlanTest {
     }
 
     @Test
+    void theLedgersOutcomesAppliedTogetherFindTheirTransactionsByThePrimaryKey() throws SQLException {
+        String sql = JdbiTransactions.updateAllIfPending(2);
+        String values = outcomeOf("tx_plan00000000000020005") + ", " + outcomeOf("tx_plan00000000000020006");
+
+        assertThat(plan(sql, "force_generic_plan", values)).contains("transactions_pkey");
+        assertThat(plan(sql, "force_custom_plan", values)).contains("transactions_pkey");
+    }
+
+    @Test
     void theEscrowClockworkLooksUpEachLockByThePrimaryKey() throws SQLException {
         assertThat(claimPlan(JdbiEscrows.CLAIM_TIMED_OUT)).contains("transactions_pkey");
     }
@@ -105,10 +114,18 @@ class StatementPlanTest {
      * transaction, with the plan cache in {@code mode}.
      */
     private static String plan(String sql, String mode) throws SQLException {
+        return plan(sql, mode, outcomeOf("tx_plan00000000000020005"));
+    }
+
+    /** The values of the outcome's update that confirms pending transaction {@code id}. */
+    private static String outcomeOf(String id) {
+        return "'confirmed', NULL, false" + ", NULL".repeat(12) + ", now(), '" + id + "', '" + org.value() + "'";
+    }
+
+    /** {@code sql} prepared as the driver prepares it, then explained for {@code values}, with the plan cache in {@code mode}. */
+    private static String plan(String sql, String mode, String values) throws SQLException {
         AtomicInteger n = new AtomicInteger();
         String numbered = PLACEHOLDER.matcher(sql).replaceAll(m -> Matcher.quoteReplacement("$" + n.incrementAndGet()));
-        String values = "'confirmed', NULL, false" + ", NULL".repeat(12) + ", now(), 'tx_plan00000000000020005', '"
-                + org.value() + "'";
         return jdbi.<String, SQLException>withHandle(h -> {
             try (Statement statement = h.getConnection().createStatement()) {
                 statement.execute("SET plan_cache_mode = " + mode);

@@ -12,6 +12,8 @@ import com.agentwallet.core.payment.TransactionType;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 public interface TransactionStore {
 
@@ -40,6 +42,14 @@ public interface TransactionStore {
      * of its settlement; answers whether it was. What makes it wait is the row's lock, not a read.
      */
     boolean updateIfPending(Transaction transaction);
+
+    /**
+     * {@link #updateIfPending} of each of {@code transactions} (distinct ones); answers the ids of
+     * those stored. A store may store them all in one statement; by default each is stored in turn.
+     */
+    default Set<TxId> updateAllIfPending(List<Transaction> transactions) {
+        return transactions.stream().filter(this::updateIfPending).map(Transaction::id).collect(Collectors.toSet());
+    }
 
     Page<Transaction> list(OrgId orgId, Query query, PageRequest page);
 

@@ -702,6 +702,56 @@ public abstract class StorageContract {
     }
 
     @Test
+    void conditionalUpdatesTogetherStoreOnlyThoseStillPendingAndAnswerTheirIds() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWalletOfOrg(org);
+        Transaction first = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction second = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction settled = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction neverStored = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction firstConfirmed = first.confirmed("sig-1", 77L, T0.plusSeconds(3));
+        Transaction secondFailed = second.withStatus(TransactionStatus.FAILED, T0.plusSeconds(3));
+        Transaction settledFailed = settled.withStatus(TransactionStatus.FAILED, T0.plusSeconds(3));
+
+        Set<TxId> stored = storage.inTransaction(s -> s.transactions().updateAllIfPending(
+                List.of(firstConfirmed, neverStored, settledFailed, secondFailed)));
+
+        assertThat(stored).containsExactlyInAnyOrder(first.id(), second.id());
+        assertThat(txOptional(s -> s.transactions().find(org.id(), first.id()))).contains(firstConfirmed);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), second.id()))).contains(secondFailed);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), settled.id()))).contains(settled);
+        assertThat(txOptional(s -> s.transactions().find(org.id(), neverStored.id()))).isEmpty();
+    }
+
+    @Test
+    void creditsOfOneAddressInOneTransactionAddUpAndAWholeUpdateBetweenThemKeepsItsPlace() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWalletOfOrg(org);
+        Wallet other = givenWallet(org.id(), wallet.policyId(), "agent-2", WalletStatus.ACTIVE, List.of(), T0);
+        Instant credited = T0.plusSeconds(60);
+
+        storage.inTransaction(s -> {
+            s.wallets().creditByAddress(other.address().base58(), Usdc.parse("1"), credited);
+            s.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("2"), credited);
+            s.wallets().creditByAddress(other.address().base58(), Usdc.parse("3"), credited);
+            return null;
+        });
+        Wallet locked = storage.inTransaction(s -> {
+            Wallet held = s.wallets().lock(org.id(), wallet.id()).orElseThrow();
+            s.wallets().creditByAddress(other.address().base58(), Usdc.parse("1"), credited);
+            s.wallets().update(held.withBalance(Usdc.parse("50"), credited));
+            s.wallets().creditByAddress(wallet.address().base58(), Usdc.parse("5"), credited);
+            return held;
+        });
+
+        assertThat(locked.balance()).isEqualTo(wallet.balance().plus(Usdc.parse("2")));
+        assertThat(txOptional(s -> s.wallets().find(org.id(), wallet.id())).orElseThrow().balance())
+                .as("the whole update, then the credit after it").isEqualTo(Usdc.parse("55"));
+        assertThat(txOptional(s -> s.wallets().find(org.id(), other.id())).orElseThrow().balance())
+                .isEqualTo(other.balance().plus(Usdc.parse("5")));
+    }
+
+    @Test
     void transactionHistoryAppliesEveryFilterFromInclusiveToExclusive() {
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
