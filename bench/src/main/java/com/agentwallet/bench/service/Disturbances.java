@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -23,7 +24,10 @@ import java.util.stream.Stream;
  * What else ran while a run was measured, the usual causes of a tail on this machine: the server's
  * garbage-collection pauses (from its GC log, {@code -Xlog:gc:file=...:time}, each line stamped with
  * the wall-clock time at which the pause ended) and PostgreSQL's autovacuum (the workers running
- * when the run began or ended, and the tables whose vacuum or analyze counts moved in between).
+ * when the run began or ended, and the tables whose vacuum or analyze counts moved in between). And
+ * how long the service's database transactions stayed open, sampled from {@code pg_stat_activity}
+ * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
+ * PostgreSQL's or the server's.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */
@@ -32,8 +36,14 @@ final class Disturbances {
     /** {@code autovacuum: VACUUM ANALYZE public.transactions}, as {@code pg_stat_activity} shows a worker. */
     private static final Pattern WORKER = Pattern.compile("^autovacuum: (.+?) (?:\\w+\\.)?(\\w+)(?: \\(.*\\))?$");
 
-    /** The state at the start of a run. */
-    record Start(Instant at, List<String> running, Map<String, Long> counts) {
+    private static final Duration SAMPLE_EVERY = Duration.ofMillis(20);
+    /** The age of the oldest transaction open on another connection than this one, in ms, 0 if none. */
+    private static final String OLDEST_OPEN = "SELECT coalesce(max(extract(epoch FROM clock_timestamp() - xact_start)) "
+            + "* 1000, 0) FROM pg_stat_activity WHERE backend_type = 'client backend' AND xact_start IS NOT NULL "
+            + "AND pid <> pg_backend_pid()";
+
+    /** The state at the start of a run, and the sampler of its open transactions. */
+    record Start(Instant at, List<String> running, Map<String, Long> counts, OpenTransactions open) {
     }
 
     private final Jdbi jdbi;
@@ -45,11 +55,15 @@ final class Disturbances {
     }
 
     Start start() {
-        return new Start(Instant.now(), running(), counts());
+        return new Start(Instant.now(), running(), counts(), new OpenTransactions(jdbi));
     }
 
-    /** One line: the GC pauses that ended during the run, and the autovacuum work it overlapped. */
+    /**
+     * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, and the
+     * longest the service's database transactions were seen open.
+     */
     String since(Start start) {
+        String open = start.open().stop();
         Instant end = Instant.now();
         Map<String, Long> counts = counts();
         TreeSet<String> vacuums = new TreeSet<>(start.running());
@@ -60,10 +74,10 @@ final class Disturbances {
             }
         });
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
-        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s", pauses.getCount(),
-                pauses.getCount() == 0 ? "" : String.format(Locale.ROOT, " (longest %.1f ms, %.1f ms in all)",
-                        pauses.getMax(), pauses.getSum()),
-                vacuums.isEmpty() ? "none" : String.join(", ", vacuums));
+        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s; %s",
+                pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
+                        " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()),
+                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open);
     }
 
     /** The pauses, in ms, that ended between the two instants. */
@@ -98,5 +112,64 @@ final class Disturbances {
                 "analyze of " + rows.getString(1), rows.getLong(3))).list()).stream()
                 .flatMap(m -> m.entrySet().stream())
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum));
+    }
+
+    /**
+     * Samples, every {@link #SAMPLE_EVERY} until stopped, the age of the oldest database transaction
+     * open on the service's connections, from a thread and a connection of its own.
+     */
+    static final class OpenTransactions {
+        private final Thread thread;
+        private volatile boolean stopped;
+        private double longest;
+        private double sum;
+        private long samples;
+        private RuntimeException failure;
+
+        OpenTransactions(Jdbi jdbi) {
+            thread = new Thread(() -> sample(jdbi), "open-transactions");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void sample(Jdbi jdbi) {
+            try {
+                jdbi.useHandle(handle -> {
+                    while (!stopped) {
+                        double age = handle.createQuery(OLDEST_OPEN).mapTo(Double.class).one();
+                        synchronized (this) {
+                            longest = Math.max(longest, age);
+                            sum += age;
+                            samples++;
+                        }
+                        Thread.sleep(SAMPLE_EVERY.toMillis());
+                    }
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    failure = e;
+                }
+            }
+        }
+
+        /** Stops sampling and says what it saw. */
+        String stop() {
+            stopped = true;
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (this) {
+                if (failure != null) {
+                    throw new IllegalStateException("sampling the open transactions failed", failure);
+                }
+                return String.format(Locale.ROOT, "oldest open database transaction, sampled every %d ms: "
+                                + "longest %.1f ms, mean %.1f ms (%d samples)", SAMPLE_EVERY.toMillis(), longest,
+                        samples == 0 ? 0 : sum / samples, samples);
+            }
+        }
     }
 }
