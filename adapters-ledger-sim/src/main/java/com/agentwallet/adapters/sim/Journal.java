@@ -1,11 +1,13 @@
 package com.agentwallet.adapters.sim;
 
 import com.agentwallet.core.ledger.LedgerInstruction;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
@@ -75,15 +77,32 @@ final class Journal implements AutoCloseable {
         return history;
     }
 
-    void append(Entry entry) {
+    /** An instruction with its text as the journal writes it, made before its time on the chain is known. */
+    record Written(LedgerInstruction instruction, Optional<String> text) {
+    }
+
+    /** The instruction's text, if this journal writes lines: the costly part of a line, made by the caller's thread. */
+    Written written(LedgerInstruction instruction) {
+        if (writer.isEmpty()) {
+            return new Written(instruction, Optional.empty());
+        }
+        try {
+            return new Written(instruction, Optional.of(JSON.writeValueAsString(instruction)));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot write the simulator journal", e);
+        }
+    }
+
+    /** Appends the line of an instruction that reached the chain at {@code at}. */
+    void append(Written written, Instant at) {
         if (writer.isEmpty()) {
             return;
         }
         try {
             ObjectNode line = JSON.createObjectNode();
-            line.put("at", entry.at().toString());
-            line.put("kind", entry.instruction().getClass().getSimpleName());
-            line.set("instruction", JSON.valueToTree(entry.instruction()));
+            line.put("at", at.toString());
+            line.put("kind", written.instruction().getClass().getSimpleName());
+            line.putRawValue("instruction", new RawValue(written.text().orElseThrow()));
             writer.get().write(JSON.writeValueAsString(line));
             writer.get().newLine();
             writer.get().flush();

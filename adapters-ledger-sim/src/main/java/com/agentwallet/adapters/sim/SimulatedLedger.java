@@ -59,7 +59,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
         for (Journal.Entry entry : journal.history()) {
-            apply(entry.instruction(), entry.at());
+            apply(entry.instruction(), sign(entry.instruction()), entry.at());
         }
     }
 
@@ -74,9 +74,17 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         return ProgramAddress.wallet(program.programId(), orgId.value(), agentId).address();
     }
 
+    /**
+     * What costs most is done before the chain's lock is taken: the fee payer's signature, the same
+     * for every submission of an operation, and the journal's text of the instruction. Under the
+     * lock only the chain's state, the outcome and the journal's line change, so that submissions
+     * at once queue for little more than that.
+     */
     @Override
     public LedgerOutcome submit(LedgerInstruction instruction) {
         pause(faults.latency());
+        String signature = sign(instruction);
+        Journal.Written written = journal.written(instruction);
         synchronized (this) {
             LedgerOutcome known = outcomes.get(instruction.operationId());
             if (known != null) {
@@ -93,10 +101,10 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
                     yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
                 }
                 case LATE -> {
-                    execute(instruction, clock.instant());
+                    execute(written, signature, clock.instant());
                     yield new LedgerOutcome.Unknown("submitted; confirmation not seen in time");
                 }
-                case NONE -> execute(instruction, clock.instant());
+                case NONE -> execute(written, signature, clock.instant());
             };
         }
     }
@@ -136,15 +144,16 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         journal.close();
     }
 
-    private LedgerOutcome execute(LedgerInstruction instruction, Instant at) {
-        journal.append(new Journal.Entry(at, instruction));
-        return apply(instruction, at);
+    private LedgerOutcome execute(Journal.Written written, String signature, Instant at) {
+        journal.append(written, at);
+        return apply(written.instruction(), signature, at);
     }
 
-    private LedgerOutcome apply(LedgerInstruction instruction, Instant at) {
+    /** Runs the instruction on the chain at {@code at}; confirmed, it carries {@code signature}. */
+    private LedgerOutcome apply(LedgerInstruction instruction, String signature, Instant at) {
         LedgerOutcome outcome = program.execute(chain, instruction, at)
                 .<LedgerOutcome>map(failure -> failure.error().rejected(failure.message()))
-                .orElseGet(() -> new LedgerOutcome.Confirmed(sign(instruction), slotAt(at)));
+                .orElseGet(() -> new LedgerOutcome.Confirmed(signature, slotAt(at)));
         outcomes.put(instruction.operationId(), outcome);
         return outcome;
     }
