@@ -136,7 +136,7 @@ public final class JdbiStorage implements Storage {
             webhooks = new JdbiWebhooks(handle);
             exports = new JdbiExports(handle);
             outbox = new JdbiSmallStores.Outbox(pipeline);
-            deliveries = new JdbiDeliveries(handle);
+            deliveries = new JdbiDeliveries(handle, pipeline);
         }
 
         /** Runs the unit of work, then commits it with what its stores held back, in one round trip. */

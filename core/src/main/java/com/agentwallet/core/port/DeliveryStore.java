@@ -5,7 +5,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WebhookId;
 import com.agentwallet.core.webhook.Delivery;
 import com.agentwallet.core.webhook.DueDelivery;
-import com.agentwallet.core.webhook.StoredEvent;
+import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.Webhook;
 
 import java.time.Instant;
@@ -30,7 +30,7 @@ public interface DeliveryStore {
      * may still be in flight) is left for later, and one already fanned out may be answered again:
      * scheduling it again changes nothing.
      */
-    List<StoredEvent> unfanned(int limit);
+    List<UnfannedEvent> unfanned(int limit);
 
     /** Records that the events {@link #unfanned} answered in this unit of work are fanned out. */
     void markFannedOut(Collection<EventId> events);

@@ -8,14 +8,12 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * An event of the outbox as the dispatcher reads it back: its delivered body ({@code event}, {@code id},
- * {@code created_at} and the payload fields, some of which may be null) and what fan-out needs to
- * choose its receivers.
+ * An event of the outbox as a delivery reads it back: its delivered body ({@code event}, {@code id},
+ * {@code created_at} and the payload fields, some of which may be null).
  */
 public record StoredEvent(EventId id, OrgId orgId, EventType type, Map<String, Object> body, Instant createdAt) {
     public StoredEvent {
@@ -24,13 +22,5 @@ public record StoredEvent(EventId id, OrgId orgId, EventType type, Map<String, O
         requireNonNull(type, "type is null");
         body = Collections.unmodifiableMap(new LinkedHashMap<>(body));
         requireNonNull(createdAt, "createdAt is null");
-    }
-
-    /** Whether this event goes to the webhook: a ping only to the webhook it tests, others by subscription. */
-    public boolean isFor(Webhook webhook) {
-        if (type == EventType.PING) {
-            return webhook.id().value().equals(body.get("webhook_id"));
-        }
-        return webhook.subscription().includes(type) && !webhook.createdAt().isAfter(createdAt);
     }
 }

@@ -45,16 +45,16 @@ public final class WebhookDispatcher {
             if (!stores.deliveries().lockFanOut()) {
                 return 0;
             }
-            List<StoredEvent> events = stores.deliveries().unfanned(limit);
+            List<UnfannedEvent> events = stores.deliveries().unfanned(limit);
             Map<OrgId, List<Webhook>> webhooks = new HashMap<>();
-            for (StoredEvent event : events) {
+            for (UnfannedEvent event : events) {
                 for (Webhook webhook : webhooks.computeIfAbsent(event.orgId(), stores.deliveries()::liveWebhooks)) {
                     if (event.isFor(webhook)) {
                         stores.deliveries().schedule(Delivery.schedule(event.id(), webhook.id(), event.createdAt()));
                     }
                 }
             }
-            stores.deliveries().markFannedOut(events.stream().map(StoredEvent::id).toList());
+            stores.deliveries().markFannedOut(events.stream().map(UnfannedEvent::id).toList());
             return events.size();
         });
     }

@@ -2,6 +2,7 @@ package com.agentwallet.core.testing;
 import java.util.Collection;
 import com.agentwallet.core.webhook.WebhookStatus;
 import com.agentwallet.core.webhook.StoredEvent;
+import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.DueDelivery;
 import com.agentwallet.core.webhook.DeliveryStatus;
 import com.agentwallet.core.webhook.Delivery;
@@ -14,6 +15,7 @@ import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
+import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
@@ -246,9 +248,13 @@ public final class InMemoryStorage implements Storage {
             return true;
         }
 
-        public List<StoredEvent> unfanned(int limit) {
+        public List<UnfannedEvent> unfanned(int limit) {
             return outbox.stream().filter(event -> !fannedOut.containsKey(event.id())).limit(limit)
-                    .map(InMemoryStorage::stored).toList();
+                    .map(event -> new UnfannedEvent(event.id(), event.event().orgId(), event.event().type(),
+                            event.event().type() == EventType.PING
+                                    ? Optional.of(new WebhookId((String) event.event().payload().get("webhook_id")))
+                                    : Optional.empty(), event.createdAt()))
+                    .toList();
         }
 
         public void markFannedOut(Collection<EventId> events) {

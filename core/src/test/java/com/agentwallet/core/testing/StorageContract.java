@@ -51,6 +51,7 @@ import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 import com.agentwallet.core.webhook.DeliveryAttempt;
 import com.agentwallet.core.webhook.Subscription;
+import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.Webhook;
 import com.agentwallet.core.webhook.WebhookStatus;
 import org.junit.jupiter.api.BeforeEach;
@@ -1241,6 +1242,24 @@ public abstract class StorageContract {
 
         assertThat(txOptional(s -> s.webhooks().find(org.id(), some.id()))).contains(some);
         assertThat(txOptional(s -> s.webhooks().find(org.id(), all.id()))).contains(all);
+    }
+
+    /**
+     * Fan-out reads each new event with what choosing its receivers takes, without its body: a ping
+     * with the webhook it tests, any other event with none.
+     */
+    @Test
+    void newEventsAreReadForFanOutAPingWithTheWebhookItTests() {
+        Organisation org = givenOrg();
+        Webhook webhook = givenWebhook(org.id(), T0);
+        EventId ping = givenEvent(new DomainEvent.Ping(org.id(), webhook.id(), T0));
+        EventId deposit = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("5"), Usdc.parse("5"), T0));
+
+        List<UnfannedEvent> read = txList(s -> s.deliveries().unfanned(10_000));
+
+        assertThat(read).filteredOn(event -> Set.of(ping, deposit).contains(event.id())).containsExactly(
+                new UnfannedEvent(ping, org.id(), EventType.PING, Optional.of(webhook.id()), T0),
+                new UnfannedEvent(deposit, org.id(), EventType.ORG_DEPOSIT_CONFIRMED, Optional.empty(), T0));
     }
 
     @Test
