@@ -102,7 +102,8 @@ final class JdbiSmallStores {
         /**
          * A transaction-scoped advisory lock on each key's hash, in the order of the keys, held until
          * commit or rollback; then the keys' records are read. Both statements are held back for the
-         * next statement waited for.
+         * next statement waited for. The rest of the transaction, which books payments, is planned
+         * once per connection ({@link Pipeline#planOnce}).
          */
         @Override
         public void lockAll(OrgId orgId, Collection<String> keys) {
@@ -110,6 +111,7 @@ final class JdbiSmallStores {
             if (sorted.isEmpty()) {
                 return;
             }
+            pipeline.planOnce();
             pipeline.send("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(CAST(? AS text[])) AS k",
                     sorted.stream().map(key -> orgId.value() + "/" + key).toList());
             Map<String, LockedKey> held = new HashMap<>();

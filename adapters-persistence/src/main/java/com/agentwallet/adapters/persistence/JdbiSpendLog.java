@@ -33,7 +33,7 @@ final class JdbiSpendLog implements SpendLog {
      * Each wallet's spends in each window from its cutoff, as the locked row has it, to a bound: hour,
      * day, month. One arm per window, so that each is a range scan of the index on (wallet_id, at).
      */
-    private static final String LEAVING = String.join(" UNION ", leavingWindow("hour_cutoff"),
+    static final String LEAVING = String.join(" UNION ", leavingWindow("hour_cutoff"),
             leavingWindow("day_cutoff"), leavingWindow("month_cutoff"));
     private static final Pipeline.RowReader<Map.Entry<WalletId, SpendEntry>> READ_OF_WALLET =
             rs -> Map.entry(new WalletId(rs.getString("wallet_id")), READ.read(rs));

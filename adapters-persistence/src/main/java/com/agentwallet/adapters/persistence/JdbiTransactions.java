@@ -108,9 +108,14 @@ final class JdbiTransactions implements TransactionStore {
         return pipeline.update(UPDATE_IF_PENDING, byId(tx)) == 1;
     }
 
-    /** One statement for all: an update from a list of rows, answering the ids it stored. */
+    /**
+     * One statement for all: an update from a list of rows, answering the ids it stored. The rest of
+     * the transaction that applies the ledger's outcomes is planned once per connection
+     * ({@link Pipeline#planOnce}).
+     */
     @Override
     public Set<TxId> updateAllIfPending(List<Transaction> transactions) {
+        pipeline.planOnce();
         if (transactions.size() <= 1) {
             return TransactionStore.super.updateAllIfPending(transactions);
         }

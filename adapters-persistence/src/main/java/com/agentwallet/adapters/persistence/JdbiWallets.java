@@ -60,7 +60,7 @@ final class JdbiWallets implements WalletStore {
     private static final Pipeline.Kind CREDIT = new Pipeline.Kind("wallets",
             "UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? WHERE address = ?",
             JdbiWallets::creditAll);
-    private static final String LOCK_ALL = "SELECT * FROM wallets WHERE id = ANY(?) AND org_id = ? "
+    static final String LOCK_ALL = "SELECT * FROM wallets WHERE id = ANY(?) AND org_id = ? "
             + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE";
 
     private final Handle handle;
@@ -102,7 +102,8 @@ final class JdbiWallets implements WalletStore {
     /**
      * One statement locks those not yet held, ordered as Java orders their ids (collation "C", not
      * the database's); their policies and the spends that may leave their windows are read right
-     * after, in the same round trip: who locks a wallet checks a payment.
+     * after, in the same round trip: who locks a wallet checks a payment. The rest of the transaction
+     * is planned once per connection ({@link Pipeline#planOnce}).
      */
     @Override
     public void lockAll(OrgId orgId, Collection<WalletId> ids) {
@@ -111,6 +112,7 @@ final class JdbiWallets implements WalletStore {
             return;
         }
         Map<WalletId, Wallet> found = new HashMap<>();
+        pipeline.planOnce();
         pipeline.prefetch(LOCK_ALL, READ, rows -> rows.forEach(wallet -> found.put(wallet.id(), wallet)),
                 wanted, orgId.value());
         policies.prefetchOfWallets(orgId, wanted);

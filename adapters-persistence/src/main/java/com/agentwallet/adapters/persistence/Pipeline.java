@@ -101,8 +101,15 @@ final class Pipeline {
         }
     }
 
+    /**
+     * Has PostgreSQL plan each statement prepared on the connection once, for any values, for the rest
+     * of the transaction, instead of again at each execution: see {@link #planOnce}.
+     */
+    static final String PLAN_ONCE = "SET LOCAL plan_cache_mode = force_generic_plan";
+
     private final Handle handle;
     private final List<Statement> held = new ArrayList<>();
+    private boolean plannedOnce;
 
     /** Sends what is held back before any statement made through {@code handle}. */
     Pipeline(Handle handle) {
@@ -113,6 +120,23 @@ final class Pipeline {
                 flushing();
             }
         });
+    }
+
+    /**
+     * The statements of the rest of this transaction are planned once per connection, for any values
+     * ({@link #PLAN_ONCE}, held back, sent once per unit of work). The driver prepares a statement on
+     * the server after a few executions; PostgreSQL would then plan it again at each execution
+     * whenever a plan for the values at hand looks cheaper than one for any (a lock of one wallet by
+     * {@code id = ANY(?)}, the read-ahead of spends), which on the payment's path cost more than a tenth
+     * of its CPU (docs/PERFORMANCE.md, change 34). For the statements of a batch of payments, which
+     * find their rows by key, the plan for any values is the same. Asked for by the stores at the
+     * start of those batches.
+     */
+    void planOnce() {
+        if (!plannedOnce) {
+            plannedOnce = true;
+            send(PLAN_ONCE);
+        }
     }
 
     /** Holds back a statement whose answer is not needed; {@code values} bind its {@code ?} in order. */

@@ -98,7 +98,7 @@ class PipelineTest {
         });
 
         assertThat(sent.summary()).containsExactly(
-                "SELECT wallets + SELECT policies + SELECT spend_entries",
+                "SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
                 "UPDATE wallets + INSERT transactions + SELECT transactions",
                 RequestLog.COMMIT);
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
@@ -114,7 +114,7 @@ class PipelineTest {
             return null;
         });
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", "UPDATE wallets + COMMIT");
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries", "UPDATE wallets + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(6_000_000L);
     }
 
@@ -142,7 +142,7 @@ class PipelineTest {
             return null;
         });
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
                 "UPDATE wallets + INSERT transactions + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(8_000_000L);
@@ -161,7 +161,7 @@ class PipelineTest {
             return null;
         });
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
                 "INSERT transactions + DELETE idempotency_keys + INSERT transactions + COMMIT");
         assertThat(List.of(PIPELINED, TWICE)).allSatisfy(id -> assertThat(core.payments.get(org, id).isOk()).isTrue());
     }
@@ -185,7 +185,7 @@ class PipelineTest {
             return null;
         });
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
                 "UPDATE wallets + UPDATE wallets + UPDATE wallets + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(55_000_000L);
         assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(13_000_000L);
@@ -195,7 +195,7 @@ class PipelineTest {
     void aUnitOfWorkWithNothingHeldBackCommitsAsUsual() {
         storage.inTransaction(stores -> stores.wallets().lock(org, wallet.id()));
 
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
     }
 
     @Test
@@ -219,7 +219,7 @@ class PipelineTest {
         });
 
         assertThat(seen.id()).isEqualTo(wallet.policyId());
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries", RequestLog.COMMIT);
     }
 
     /**
@@ -313,7 +313,7 @@ class PipelineTest {
         });
 
         assertThat(leaving).containsExactly(spend);
-        assertThat(sent.summary()).containsExactly("SELECT wallets + SELECT policies + SELECT spend_entries",
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
                 "SELECT spend_entries", RequestLog.COMMIT);
     }
 
@@ -377,8 +377,8 @@ class PipelineTest {
                 .contains(NEW);
         assertThat(sent.summary()).as("the locks and lookups, one statement each, with the wallet; the writes with "
                         + "the commit")
-                .containsExactly("SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
-                                + "+ SELECT policies + SELECT spend_entries",
+                .containsExactly("SET LOCAL plan_cache_mode + SELECT pg_advisory_xact_lock + SELECT idempotency_keys "
+                                + "+ SELECT wallets + SELECT policies + SELECT spend_entries",
                         "INSERT idempotency_keys + DELETE idempotency_keys + COMMIT");
     }
 
@@ -441,11 +441,11 @@ class PipelineTest {
 
         assertThat(paid.status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(sent.summary()).containsExactly(
-                "SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets + SELECT policies "
-                        + "+ SELECT spend_entries",
+                "SET LOCAL plan_cache_mode + SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
+                        + "+ SELECT policies + SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
                         + "+ INSERT outbox_events + COMMIT",
-                "UPDATE transactions",
+                "SET LOCAL plan_cache_mode + UPDATE transactions",
                 "INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 

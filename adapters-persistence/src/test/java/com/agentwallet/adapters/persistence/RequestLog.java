@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  */
 final class RequestLog {
     static final String COMMIT = "COMMIT";
-    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE)\\s+(?:\\w+\\.)?(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
+    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE|SET LOCAL)\\s+(?:\\w+\\.)?(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
 
     private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
 
@@ -53,7 +53,8 @@ final class RequestLog {
 
     /**
      * The requests since the last {@link #clear}, each as what its statements do and to which table,
-     * joined by {@code +}: {@code "UPDATE wallets + SELECT policies"}, or {@code COMMIT}.
+     * joined by {@code +}: {@code "UPDATE wallets + SELECT policies"}, or {@code COMMIT}; a setting
+     * for the transaction as {@code "SET LOCAL plan_cache_mode"}.
      */
     List<String> summary() {
         return requests().stream().map(request -> Arrays.stream(request.split(";\n")).map(statement -> {

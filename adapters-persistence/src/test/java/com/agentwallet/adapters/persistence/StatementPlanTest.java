@@ -28,16 +28,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * pending since. They must find the transaction by the primary key. Written with {@code status =
  * 'pending'}, the same statements are planned as a scan of an index on pending transactions: the
  * planner counts their few live rows, not the entries of every payment since the last vacuum that
- * the scan walks (docs/PERFORMANCE.md, change 26).
+ * the scan walks (docs/PERFORMANCE.md, change 26). And how a batch of payments' lock and read-ahead
+ * are planned for any values, as {@link Pipeline#planOnce} has them (change 34), in books of many
+ * wallets, each with many spends.
  */
 class StatementPlanTest {
     private static final int SETTLED = 20_000;
     private static final int PENDING = 10;
+    private static final int WALLETS = 1_000;
+    private static final int SPENDS_EACH = 20;
     private static final Pattern PLACEHOLDER = Pattern.compile("\\?");
 
     private static HikariDataSource pool;
     private static Jdbi jdbi;
     private static OrgId org;
+    private static Wallet wallet;
 
     @BeforeAll
     static void booksUnderLoad() {
@@ -45,10 +50,28 @@ class StatementPlanTest {
         jdbi = Postgres.jdbi(pool);
         CoreServices core = PgBooks.services(new JdbiStorage(jdbi), new FakeLedger(), MutableClock.atTestEpoch(), 3);
         org = PgBooks.organisation(core, "100");
-        Wallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10").wallet();
+        wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10").wallet();
         insert(wallet, 1, SETTLED, "confirmed");
-        jdbi.useHandle(h -> h.execute("VACUUM ANALYZE transactions"));
+        walletsWithSpends();
+        jdbi.useHandle(h -> h.execute("VACUUM ANALYZE transactions, wallets, spend_entries"));
         insert(wallet, SETTLED + 1, PENDING, "pending");
+    }
+
+    /** {@link #WALLETS} more wallets like the first, and {@link #SPENDS_EACH} spends of each over the last 60 days. */
+    private static void walletsWithSpends() {
+        String copied = "org_id, label, policy_id, tags, status, balance_micros, spend_day_micros, "
+                + "spend_month_micros, spend_hour_count, day_cutoff, month_cutoff, hour_cutoff, session_version, "
+                + "created_at, updated_at";
+        jdbi.useHandle(h -> {
+            h.createUpdate("INSERT INTO wallets (id, agent_id, address, " + copied + ") SELECT 'wal_plan' || g, "
+                            + "'agent-plan-' || g, 'address-plan-' || g, " + copied
+                            + " FROM wallets, generate_series(1, :wallets) AS g WHERE id = :wallet")
+                    .bind("wallets", WALLETS).bind("wallet", wallet.id().value()).execute();
+            h.createUpdate("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) SELECT w.id, "
+                            + "'tx_spend' || s, now() - s * interval '3 days', 10000 FROM wallets w, "
+                            + "generate_series(1, :spends) AS s")
+                    .bind("spends", SPENDS_EACH).execute();
+        });
     }
 
     /** {@code rows} payments of {@code wallet} in {@code status}, numbered from {@code first}. */
@@ -85,6 +108,23 @@ class StatementPlanTest {
     @Test
     void theEscrowClockworkLooksUpEachLockByThePrimaryKey() throws SQLException {
         assertThat(claimPlan(JdbiEscrows.CLAIM_TIMED_OUT)).contains("transactions_pkey");
+    }
+
+    /**
+     * Planned once for any wallets, the lock of a batch's wallets finds them by the primary key, and
+     * the read-ahead of their spends reads each wallet's by a range of the window index, not every
+     * spend.
+     */
+    @Test
+    void aBatchsLockAndReadAheadPlannedForAnyValuesFindTheirRowsByIndex() throws SQLException {
+        String wallets = "ARRAY['" + wallet.id().value() + "', 'wal_plan7']";
+        String orgId = "'" + org.value() + "'";
+        String window = "now() - interval '1 day', " + wallets + ", " + orgId;
+
+        assertThat(plan(JdbiWallets.LOCK_ALL, "force_generic_plan", wallets + ", " + orgId)).contains("wallets_pkey")
+                .doesNotContain("Seq Scan");
+        assertThat(plan(JdbiSpendLog.LEAVING, "force_generic_plan", String.join(", ", window, window, window)))
+                .contains("spend_entries_window").doesNotContain("Seq Scan");
     }
 
     /** The control: without it, the tests above could pass in books where no status index looks cheap. */
