@@ -3,8 +3,10 @@ package com.agentwallet.core.id;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
@@ -31,6 +33,22 @@ class RandomIdGeneratorTest {
             ids.randomPart().chars().forEach(c -> seen.add((char) c));
         }
         assertThat(seen).hasSize(62);
+    }
+
+    /**
+     * Each character as likely as any other: a byte taken modulo 62 without leaving out those of 248
+     * and above would make the first eight characters a quarter more likely than the rest.
+     */
+    @Test
+    void everyCharacterIsEquallyLikely() {
+        RandomIdGenerator ids = new RandomIdGenerator(new Random(4));
+        Map<Character, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            ids.randomPart().chars().forEach(c -> counts.merge((char) c, 1, Integer::sum));
+        }
+        double expected = 20_000 * 24 / 62.0;
+        assertThat(counts).hasSize(62);
+        assertThat(counts.values()).allSatisfy(count -> assertThat(count / expected).isBetween(0.93, 1.07));
     }
 
     @Test
