@@ -92,7 +92,7 @@ public final class ServiceLoadBenchmark {
 
     private record Options(Optional<Path> serverJar, List<String> serverJvm, OptionalInt pool, List<Integer> clients,
                            int warmup, int seconds, int readSeconds, long exportRows, boolean exportJson,
-                           boolean pgbench) {
+                           boolean pgbench, OptionalInt openRate) {
         static Options parse(String[] args) {
             Optional<Path> serverJar = Optional.empty();
             List<String> serverJvm = List.of("-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=10");
@@ -104,6 +104,7 @@ public final class ServiceLoadBenchmark {
             long exportRows = 1_000_000;
             boolean exportJson = false;
             boolean pgbench = true;
+            OptionalInt openRate = OptionalInt.empty();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--server-jar" -> serverJar = Optional.of(Path.of(BenchmarkSupport.value(args, ++i)));
@@ -119,10 +120,11 @@ public final class ServiceLoadBenchmark {
                     case "--export-json" -> exportJson = true;
                     case "--no-export" -> exportRows = 0;
                     case "--no-pgbench" -> pgbench = false;
+                    case "--open-rate" -> openRate = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
                     case "-h", "--help" -> {
                         System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10\"] "
                                 + "[--pool N] [--clients 16,32,64] [--warmup 10] [--seconds 15] [--read-seconds 8] "
-                                + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench]");
+                                + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench] [--open-rate N]");
                         System.exit(0);
                     }
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -132,7 +134,7 @@ public final class ServiceLoadBenchmark {
                 throw new IllegalArgumentException("--clients takes positive numbers, comma-separated");
             }
             return new Options(serverJar, serverJvm, pool, clients, warmup, seconds, readSeconds, exportRows,
-                    exportJson, pgbench);
+                    exportJson, pgbench, openRate);
         }
 
         int runWarmup() {
@@ -158,6 +160,9 @@ public final class ServiceLoadBenchmark {
         final Map<PgbenchReference.Script, Map<Integer, PgbenchReference.Run>> pgbench =
                 new EnumMap<>(PgbenchReference.Script.class);
         LoadDriver.Measured halfPeak;
+        /** The open loop's rate: half of the peak, or {@code --open-rate}. */
+        double openRate;
+        String openLoop;
 
         Scenario(String name, boolean hot, List<Payer> payers) {
             this.name = name;
@@ -384,8 +389,10 @@ public final class ServiceLoadBenchmark {
             }
         }
         for (Scenario scenario : scenarios) {
-            double target = scenario.peak() / 2;
-            String name = String.format(Locale.ROOT, "%s, open loop at half of the peak (%.0f/s)", scenario.name, target);
+            double target = options.openRate().isPresent() ? options.openRate().getAsInt() : scenario.peak() / 2;
+            scenario.openRate = target;
+            scenario.openLoop = options.openRate().isPresent() ? "open loop at --open-rate" : "open loop at half of peak";
+            String name = String.format(Locale.ROOT, "%s, %s (%.0f/s)", scenario.name, scenario.openLoop, target);
             String keys = "r" + run++ + "-";
             PgbenchReference.checkpoint(jdbi);
             System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
@@ -602,14 +609,14 @@ public final class ServiceLoadBenchmark {
         }
         for (Scenario scenario : scenarios) {
             LoadDriver.Measured half = scenario.halfPeak;
-            System.out.printf(Locale.ROOT, "| %s, open loop at half of peak (target %.0f/s) | %d | %.1f | %.2f | %.2f | %.2f "
-                            + "| - | p99 < %.0f ms: %s |%n", scenario.name, scenario.peak() / 2, half.clients(),
+            System.out.printf(Locale.ROOT, "| %s, %s (target %.0f/s) | %d | %.1f | %.2f | %.2f | %.2f "
+                            + "| - | p99 < %.0f ms: %s |%n", scenario.name, scenario.openLoop, scenario.openRate, half.clients(),
                     half.perSecond(), half.ms(50), half.ms(99), half.ms(99.9), P99_GOAL_MS,
                     half.ms(99) < P99_GOAL_MS ? "PASS" : "MISS");
         }
         System.out.println();
         for (Scenario scenario : scenarios) {
-            System.out.printf(Locale.ROOT, "Open loop at half of peak, %s, %s%n", scenario.name,
+            System.out.printf(Locale.ROOT, "%s, %s, %s%n", scenario.openLoop, scenario.name,
                     scenario.halfPeak.disturbances());
         }
         for (Scenario scenario : scenarios) {
