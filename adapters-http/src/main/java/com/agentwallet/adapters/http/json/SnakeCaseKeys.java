@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
  * fraction is read as a decimal, not a double, so {@code 1e400} stays a number (a double would be
  * written back as the string "Infinity") and {@code 3.0} stays a fraction. The body must be UTF-8:
  * it is decoded strictly first, because Jackson would take some invalid sequences (the overlong
- * {@code C0 AE}) for characters (a '.').
+ * {@code C0 AE}) for characters (a '.'). A body whose keys are all snake_case already goes on as it
+ * was sent, not written again.
  */
 public final class SnakeCaseKeys implements ReaderInterceptor {
     /** The request property naming the top-level fields the body sent: how PATCH tells "left out" from "null". */
@@ -59,11 +60,13 @@ public final class SnakeCaseKeys implements ReaderInterceptor {
         if (body.length == 0) {
             return null;
         }
-        JsonNode normalised = normalise(read(body), "");
+        JsonNode sent = read(body);
+        JsonNode normalised = normalise(sent, "");
         Set<String> fields = new HashSet<>();
         normalised.fieldNames().forEachRemaining(fields::add);
         context.setProperty(FIELDS_PROPERTY, Set.copyOf(fields));
-        context.setInputStream(new ByteArrayInputStream(mapper.writeValueAsBytes(normalised)));
+        context.setInputStream(new ByteArrayInputStream(normalised.equals(sent) ? body
+                : mapper.writeValueAsBytes(normalised)));
         return context.proceed();
     }
 
