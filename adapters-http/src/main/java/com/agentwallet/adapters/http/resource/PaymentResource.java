@@ -28,6 +28,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 import static com.agentwallet.adapters.http.error.ErrorResponses.orThrow;
@@ -97,7 +98,8 @@ public final class PaymentResource {
         }
         PaymentResult result = orThrow(payments.pay(command, Optional.of(this::render)));
         RecordedResponse answer = result.response().orElseGet(() -> render(result.transaction()));
-        Response.ResponseBuilder response = Response.status(answer.status()).entity(answer.body());
+        Response.ResponseBuilder response = Response.status(answer.status())
+                .entity(answer.body().getBytes(StandardCharsets.UTF_8));
         return (result.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response).build();
     }
 
