@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  * when the run began or ended, and the tables whose vacuum or analyze counts moved in between). And
  * how long the service's database transactions stayed open, sampled from {@code pg_stat_activity}
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
- * PostgreSQL's or the server's.
+ * PostgreSQL's or the server's. And the deadlocks PostgreSQL broke meanwhile (each after waiting
+ * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */
@@ -43,7 +44,7 @@ final class Disturbances {
             + "AND pid <> pg_backend_pid()";
 
     /** The state at the start of a run, and the sampler of its open transactions. */
-    record Start(Instant at, List<String> running, Map<String, Long> counts, OpenTransactions open) {
+    record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open) {
     }
 
     private final Jdbi jdbi;
@@ -55,12 +56,12 @@ final class Disturbances {
     }
 
     Start start() {
-        return new Start(Instant.now(), running(), counts(), new OpenTransactions(jdbi));
+        return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi));
     }
 
     /**
-     * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, and the
-     * longest the service's database transactions were seen open.
+     * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, the
+     * longest the service's database transactions were seen open, and the deadlocks broken.
      */
     String since(Start start) {
         String open = start.open().stop();
@@ -74,10 +75,10 @@ final class Disturbances {
             }
         });
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
-        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s; %s",
+        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s; %s; deadlocks %d",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()),
-                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open);
+                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks());
     }
 
     /** The pauses, in ms, that ended between the two instants. */
@@ -102,6 +103,12 @@ final class Disturbances {
                 .map(WORKER::matcher).filter(Matcher::matches)
                 .flatMap(m -> Stream.of(m.group(1).toLowerCase(Locale.ROOT).split(" ")).map(w -> w + " of " + m.group(2)))
                 .toList();
+    }
+
+    /** The deadlocks PostgreSQL has broken in the service's database since its statistics began. */
+    private long deadlocks() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT deadlocks FROM pg_stat_database WHERE datname = "
+                + "current_database()").mapTo(Long.class).one());
     }
 
     /** The autovacuum and autoanalyze counts of every table, keyed like {@link #running}. */
