@@ -69,4 +69,15 @@ class TypedIdTest {
         assertThat(TypedId.isWellFormed(null, WalletId.PREFIX)).isFalse();
         assertThatThrownBy(() -> new PolicyId("wal_" + RANDOM)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void base62EndsAtTheEdgesOfItsThreeRanges() {
+        String body = RANDOM.substring(1);
+        for (char edge : "09AZaz".toCharArray()) {
+            assertThat(TypedId.isWellFormed("wal_" + body + edge, WalletId.PREFIX)).as("'%s'", edge).isTrue();
+        }
+        for (char outside : "/:@[`{".toCharArray()) {
+            assertThat(TypedId.isWellFormed("wal_" + body + outside, WalletId.PREFIX)).as("'%s'", outside).isFalse();
+        }
+    }
 }
