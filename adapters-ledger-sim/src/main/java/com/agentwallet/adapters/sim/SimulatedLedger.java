@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 import static java.util.Objects.requireNonNull;
@@ -45,7 +46,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
     private final Random faultSource;
     private final Journal journal;
     private final ChainState chain = new ChainState();
-    private final Map<String, LedgerOutcome> outcomes = new HashMap<>();
+    private final Outcomes outcomes = new Outcomes();
     /** Operations that were dropped in flight: a resubmission learns they expired. */
     private final Map<String, LedgerInstruction> dropped = new HashMap<>();
 
@@ -59,7 +60,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
         for (Journal.Entry entry : journal.history()) {
-            apply(entry.instruction(), sign(entry.instruction()), entry.at());
+            apply(entry.instruction(), entry.at());
         }
     }
 
@@ -86,7 +87,8 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         String signature = sign(instruction);
         Journal.Written written = journal.written(instruction);
         synchronized (this) {
-            LedgerOutcome known = outcomes.get(instruction.operationId());
+            LedgerOutcome known = outcomes.find(instruction.operationId(), (kind, slot) -> new LedgerOutcome.Confirmed(
+                    kind == instruction.getClass() ? signature : sign(kind, instruction.operationId()), slot));
             if (known != null) {
                 return known;
             }
@@ -146,16 +148,17 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     private LedgerOutcome execute(Journal.Written written, String signature, Instant at) {
         journal.append(written, at);
-        return apply(written.instruction(), signature, at);
+        return apply(written.instruction(), at).map(LedgerOutcome.class::cast)
+                .orElseGet(() -> new LedgerOutcome.Confirmed(signature, slotAt(at)));
     }
 
-    /** Runs the instruction on the chain at {@code at}; confirmed, it carries {@code signature}. */
-    private LedgerOutcome apply(LedgerInstruction instruction, String signature, Instant at) {
-        LedgerOutcome outcome = program.execute(chain, instruction, at)
-                .<LedgerOutcome>map(failure -> failure.error().rejected(failure.message()))
-                .orElseGet(() -> new LedgerOutcome.Confirmed(signature, slotAt(at)));
-        outcomes.put(instruction.operationId(), outcome);
-        return outcome;
+    /** Runs the instruction on the chain at {@code at} and keeps its outcome: its refusal, or none if it was confirmed. */
+    private Optional<LedgerOutcome.Rejected> apply(LedgerInstruction instruction, Instant at) {
+        Optional<LedgerOutcome.Rejected> refusal = program.execute(chain, instruction, at)
+                .map(failure -> failure.error().rejected(failure.message()));
+        refusal.ifPresentOrElse(rejected -> outcomes.refused(instruction.operationId(), rejected),
+                () -> outcomes.confirmed(instruction, slotAt(at)));
+        return refusal;
     }
 
     private long slotAt(Instant at) {
@@ -164,8 +167,11 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     /** The fee payer's signature of the operation: the same seed and operation give the same signature. */
     private String sign(LedgerInstruction instruction) {
-        byte[] message = ("agent-wallet-sim/tx|" + instruction.getClass().getSimpleName() + "|"
-                + instruction.operationId()).getBytes(StandardCharsets.UTF_8);
+        return sign(instruction.getClass(), instruction.operationId());
+    }
+
+    private String sign(Class<? extends LedgerInstruction> kind, String operationId) {
+        byte[] message = ("agent-wallet-sim/tx|" + kind.getSimpleName() + "|" + operationId).getBytes(StandardCharsets.UTF_8);
         Ed25519Signer signer = new Ed25519Signer();
         signer.init(true, feePayer);
         signer.update(message, 0, message.length);

@@ -125,6 +125,11 @@ class SimulatedLedgerTest {
         clock.advance(Duration.ofHours(1));
         assertThat(ledger.submit(new LedgerInstruction.Deposit("op-1", org, Usdc.parse("1"))))
                 .as("a resubmission answers the first confirmation, slot included").isEqualTo(first);
+        assertThat(ledger.submit(new LedgerInstruction.Deposit("op-1", org, Usdc.parse("5"))))
+                .as("the operation id decides, not the instruction that carries it").isEqualTo(first);
+        assertThat(ledger.submit(new LedgerInstruction.Withdraw("op-2", org, new LedgerAddress(Addresses.external("w")),
+                Usdc.parse("1")))).as("nor its kind, which the signature is made from").isEqualTo(second);
+        assertThat(ledger.balance(new LedgerAccount.Treasury(org))).as("nothing moved again").isEqualTo(Usdc.parse("2"));
     }
 
     @Test

@@ -1,0 +1,114 @@
+package com.agentwallet.adapters.sim;
+
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The first outcome of every operation that reached the chain, by operation id, which is what a
+ * submission of the same operation is answered again. Refusals, which are rare, are kept as they
+ * are, message and all. Confirmations, one for each payment ever made, are kept without an object
+ * each: the first 128 bits of the SHA-256 of the operation id, the slot, and the kind of
+ * instruction (the signature is made again from the kind and the id), in arrays of primitives with
+ * open addressing, at most half full. An entry costs 48 bytes at most, and the garbage collector
+ * has nothing in them to follow: a map holding an object per confirmation (as the simulator had)
+ * gave every young collection the new entries to copy and the cards of the map's table to scan
+ * (docs/PERFORMANCE.md, change 44).
+ *
+ * <p>Two operation ids with the same 128 bits would be taken for one: with a billion operations the
+ * chance of that is about one in 10<sup>21</sup>. The real chain, too, knows a transaction by a
+ * digest of it, its signature.
+ *
+ * <p>Not thread-safe: the simulator uses it under its chain's lock.
+ */
+final class Outcomes {
+    private static final int FIRST_CAPACITY = 1 << 12;
+    private static final List<Class<?>> KINDS = List.of(LedgerInstruction.class.getPermittedSubclasses());
+
+    private final Map<String, LedgerOutcome.Rejected> refused = new HashMap<>();
+    /** Two longs per entry: the digest's first 64 bits, then the next 64. */
+    private long[] digests = new long[2 * FIRST_CAPACITY];
+    private long[] slots = new long[FIRST_CAPACITY];
+    /** The kind's index in {@link #KINDS}, plus one; 0 marks a free entry. */
+    private byte[] kinds = new byte[FIRST_CAPACITY];
+    private int confirmed;
+
+    /** Keeps the confirmation of {@code instruction} at {@code slot}; its operation has no outcome yet. */
+    void confirmed(LedgerInstruction instruction, long slot) {
+        if (2 * (confirmed + 1) > kinds.length) {
+            grow();
+        }
+        long[] digest = digest(instruction.operationId());
+        int entry = find(digest[0], digest[1]);
+        digests[2 * entry] = digest[0];
+        digests[2 * entry + 1] = digest[1];
+        slots[entry] = slot;
+        kinds[entry] = (byte) (KINDS.indexOf(instruction.getClass()) + 1);
+        confirmed++;
+    }
+
+    /** Keeps the refusal of an operation that has no outcome yet. */
+    void refused(String operationId, LedgerOutcome.Rejected rejected) {
+        refused.put(operationId, requireNonNull(rejected, "rejected is null"));
+    }
+
+    /**
+     * The first outcome of the operation, or null if it never reached the chain; a confirmation is
+     * made by {@code confirmation} from the kind of its instruction and its slot.
+     */
+    LedgerOutcome find(String operationId,
+                       BiFunction<Class<? extends LedgerInstruction>, Long, LedgerOutcome.Confirmed> confirmation) {
+        LedgerOutcome.Rejected refusal = refused.get(operationId);
+        if (refusal != null) {
+            return refusal;
+        }
+        long[] digest = digest(operationId);
+        int entry = find(digest[0], digest[1]);
+        if (kinds[entry] == 0) {
+            return null;
+        }
+        return confirmation.apply(KINDS.get(kinds[entry] - 1).asSubclass(LedgerInstruction.class), slots[entry]);
+    }
+
+    /** The entry holding the digest, or the free entry where it would go. */
+    private int find(long high, long low) {
+        int mask = kinds.length - 1;
+        int entry = (int) high & mask;
+        while (kinds[entry] != 0 && (digests[2 * entry] != high || digests[2 * entry + 1] != low)) {
+            entry = (entry + 1) & mask;
+        }
+        return entry;
+    }
+
+    private void grow() {
+        long[] oldDigests = digests;
+        long[] oldSlots = slots;
+        byte[] oldKinds = kinds;
+        digests = new long[2 * oldDigests.length];
+        slots = new long[2 * oldSlots.length];
+        kinds = new byte[2 * oldKinds.length];
+        for (int old = 0; old < oldKinds.length; old++) {
+            if (oldKinds[old] != 0) {
+                int entry = find(oldDigests[2 * old], oldDigests[2 * old + 1]);
+                digests[2 * entry] = oldDigests[2 * old];
+                digests[2 * entry + 1] = oldDigests[2 * old + 1];
+                slots[entry] = oldSlots[old];
+                kinds[entry] = oldKinds[old];
+            }
+        }
+    }
+
+    private static long[] digest(String operationId) {
+        ByteBuffer sha = ByteBuffer.wrap(Hashing.sha256(operationId.getBytes(StandardCharsets.UTF_8)));
+        return new long[] {sha.getLong(), sha.getLong()};
+    }
+}
