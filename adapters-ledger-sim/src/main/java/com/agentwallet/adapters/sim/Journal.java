@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,9 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The simulated chain's durable history: one JSON line per instruction that reached the chain,
@@ -39,42 +39,48 @@ final class Journal implements AutoCloseable {
     record Entry(Instant at, LedgerInstruction instruction) {
     }
 
+    private final Optional<Path> file;
     private final Optional<BufferedWriter> writer;
-    private final List<Entry> history;
 
-    private Journal(Optional<BufferedWriter> writer, List<Entry> history) {
+    private Journal(Optional<Path> file, Optional<BufferedWriter> writer) {
+        this.file = file;
         this.writer = writer;
-        this.history = history;
     }
 
     /** A journal kept in memory only: the chain is forgotten with the process. */
     static Journal inMemory() {
-        return new Journal(Optional.empty(), List.of());
+        return new Journal(Optional.empty(), Optional.empty());
     }
 
-    /** Opens (or creates) the journal file and reads what it holds. */
+    /** Opens (or creates) the journal file, to be {@link #replay}ed and then appended to. */
     static Journal open(Path file) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            List<Entry> history = new ArrayList<>();
-            if (Files.exists(file)) {
-                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) {
-                        history.add(read(line));
-                    }
-                }
-            }
             BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            return new Journal(Optional.of(writer), history);
+            return new Journal(Optional.of(file), Optional.of(writer));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the simulator journal " + file, e);
         }
     }
 
-    /** What the journal held when it was opened, oldest first. */
-    List<Entry> history() {
-        return history;
+    /**
+     * Hands {@code each} the lines the journal held when it was opened, oldest first, one at a time:
+     * none is kept once handed on, so a long history costs no memory after the start.
+     */
+    void replay(Consumer<Entry> each) {
+        if (file.isEmpty()) {
+            return;
+        }
+        try (BufferedReader lines = Files.newBufferedReader(file.get(), StandardCharsets.UTF_8)) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (!line.isBlank()) {
+                    each.accept(read(line));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the simulator journal " + file.get(), e);
+        }
     }
 
     /** An instruction with its text as the journal writes it, made before its time on the chain is known. */

@@ -59,9 +59,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faults = requireNonNull(faults, "faults is null");
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
-        for (Journal.Entry entry : journal.history()) {
-            apply(entry.instruction(), entry.at());
-        }
+        journal.replay(entry -> apply(entry.instruction(), entry.at()));
     }
 
     /** A simulator that keeps its chain in memory only, with no faults: for tests. */
