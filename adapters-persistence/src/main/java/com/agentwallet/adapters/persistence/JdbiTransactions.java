@@ -109,8 +109,9 @@ final class JdbiTransactions implements TransactionStore {
     }
 
     /**
-     * One statement for all: an update from a list of rows, answering the ids it stored. The rest of
-     * the transaction that applies the ledger's outcomes is planned once per connection
+     * One statement for all: an update from a list of rows, answering where in the list each row it
+     * stored is (a number, not the id: its rows of values hold nulls, see {@link Pipeline}). The rest
+     * of the transaction that applies the ledger's outcomes is planned once per connection
      * ({@link Pipeline#planOnce}).
      */
     @Override
@@ -119,14 +120,19 @@ final class JdbiTransactions implements TransactionStore {
         if (transactions.size() <= 1) {
             return TransactionStore.super.updateAllIfPending(transactions);
         }
-        return new HashSet<>(pipeline.list(updateAllIfPending(transactions.size()), rs -> new TxId(rs.getString(1)),
-                Rows.flat(transactions.stream().map(JdbiTransactions::byId).toList())));
+        List<String> ids = transactions.stream().map(tx -> tx.id().value()).toList();
+        return new HashSet<>(pipeline.list(updateAllIfPending(transactions.size()),
+                rs -> transactions.get(rs.getInt(1) - 1).id(),
+                Rows.concat(Rows.flat(transactions.stream().map(JdbiTransactions::byId).toList()), new Object[] {ids})));
     }
 
-    /** {@link #UPDATE_IF_PENDING} of {@code rows} transactions in one statement, answering the ids it stored. */
+    /**
+     * {@link #UPDATE_IF_PENDING} of {@code rows} transactions in one statement, answering the place of
+     * each it stored in the list of their ids, its last value (from 1).
+     */
     static String updateAllIfPending(int rows) {
         return Rows.updateManyByIdAndOrg("transactions", CHANGING, TYPES, rows) + " AND " + stillPending("t.status")
-                + " RETURNING t.id";
+                + " RETURNING array_position(CAST(? AS text[]), t.id)";
     }
 
     private static Object[] byId(Transaction tx) {

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -308,6 +309,16 @@ final class Pipeline {
         };
     }
 
+    /**
+     * Binds a value with its SQL type, but for null. A time goes as {@code timestamptz}, the type of
+     * every time column here: as a {@link Timestamp}, the driver sends it with no type (it cannot tell
+     * {@code timestamp} from {@code timestamptz}). The driver has the server describe a statement with
+     * a value of no type when it prepares it, and from then on sends a described statement whose rows
+     * have no bounded size (any text column) only after a round trip of its own, lest the server's
+     * answers fill its buffers: the requests of several statements were several round trips
+     * (docs/PERFORMANCE.md, change 45). So a statement answering rows binds no null, or answers
+     * numbers ({@code JdbiTransactions.updateAllIfPending}).
+     */
     private static void bind(Connection connection, PreparedStatement statement, int index, Object value)
             throws SQLException {
         if (value == null) {
@@ -321,7 +332,7 @@ final class Pipeline {
         } else if (value instanceof Boolean flag) {
             statement.setBoolean(index, flag);
         } else if (value instanceof Timestamp at) {
-            statement.setTimestamp(index, at);
+            statement.setObject(index, at.toInstant().atOffset(ZoneOffset.UTC));
         } else if (value instanceof List<?> texts) {
             statement.setArray(index, connection.createArrayOf("text", texts.toArray()));
         } else {

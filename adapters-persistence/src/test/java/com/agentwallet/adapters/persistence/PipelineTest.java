@@ -35,6 +35,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -104,6 +105,55 @@ class PipelineTest {
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(core.payments.get(org, PIPELINED).value().status())
                 .isEqualTo(TransactionStatus.PENDING);
+    }
+
+    /**
+     * A request is one round trip on the wire too, once the driver prepares its statements on the
+     * server (after five executions): the wallet's lock with the read-ahead of its spends (bound by
+     * times), then its update with the commit.
+     */
+    @Test
+    void aLockAndItsReadAheadTakeOneRoundTripOnceTheDriverHasPreparedThem() {
+        Runnable unitOfWork = () -> storage.inTransaction(stores -> {
+            Wallet locked = stores.wallets().lock(org, wallet.id()).orElseThrow();
+            stores.wallets().update(locked.withBalance(locked.balance(), locked.updatedAt()));
+            return null;
+        });
+        for (int i = 0; i < 10; i++) {
+            unitOfWork.run();
+        }
+        sent.clear();
+
+        int roundTrips = RequestLog.roundTrips(unitOfWork);
+
+        assertThat(sent.summary()).containsExactly(
+                "SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
+                "UPDATE wallets + COMMIT");
+        assertThat(roundTrips).isEqualTo(2);
+    }
+
+    /** So is the update of several transactions' outcomes, which answers the rows it stored. */
+    @Test
+    void outcomesStoredTogetherTakeOneRoundTripOnceTheDriverHasPreparedThem() {
+        storage.inTransaction(stores -> {
+            stores.transactions().insert(payment(EARLIER));
+            stores.transactions().insert(payment(THEIRS));
+            return null;
+        });
+        List<Transaction> outcomes = List.of(confirmed(EARLIER), confirmed(THEIRS));
+        Runnable unitOfWork = () -> storage.inTransaction(stores -> stores.transactions().updateAllIfPending(outcomes));
+        Set<TxId> stored = storage.inTransaction(stores -> stores.transactions().updateAllIfPending(outcomes));
+        assertThat(stored).containsExactlyInAnyOrder(EARLIER, THEIRS);
+        for (int i = 0; i < 10; i++) {
+            unitOfWork.run();
+        }
+        sent.clear();
+
+        int roundTrips = RequestLog.roundTrips(unitOfWork);
+
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + UPDATE transactions", RequestLog.COMMIT);
+        assertThat(roundTrips).isEqualTo(2);
+        assertThat(core.payments.get(org, THEIRS).value().status()).isEqualTo(TransactionStatus.CONFIRMED);
     }
 
     @Test
@@ -452,6 +502,10 @@ class PipelineTest {
     private Transaction payment(TxId id) {
         return Transaction.open(id, org, wallet.id(), TransactionType.PAYMENT, TransactionStatus.PENDING,
                 Usdc.parse("1"), PAYEE, now());
+    }
+
+    private Transaction confirmed(TxId id) {
+        return payment(id).confirmed("signature-of-" + id.value(), 7, now());
     }
 
     private static Instant now() {

@@ -12,6 +12,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -61,6 +66,45 @@ final class RequestLog {
             Matcher matcher = SHAPE.matcher(statement);
             return matcher.lookingAt() ? matcher.group(1) + " " + matcher.group(2) : statement;
         }).collect(Collectors.joining(" + "))).toList();
+    }
+
+    /**
+     * The round trips the driver makes on this thread while {@code work} runs, counted on the wire's
+     * side of the driver: by the Sync messages it sends (its log at {@code FINEST}), each of which ends
+     * one. What {@link #requests} counts as one request is one round trip only if the driver sends
+     * no Sync of its own in the middle of it, which it does before a statement it has had described
+     * whose rows have no bounded size (see {@code Pipeline}).
+     */
+    static int roundTrips(Runnable work) {
+        Logger driver = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
+        long thread = Thread.currentThread().getId();
+        AtomicInteger syncs = new AtomicInteger();
+        Handler counting = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLongThreadID() == thread && " FE=> Sync".equals(record.getMessage())) {
+                    syncs.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Level level = driver.getLevel();
+        driver.setLevel(Level.FINEST);
+        driver.addHandler(counting);
+        try {
+            work.run();
+        } finally {
+            driver.removeHandler(counting);
+            driver.setLevel(level);
+        }
+        return syncs.get();
     }
 
     private Connection recording(Connection connection) {

@@ -99,7 +99,8 @@ class StatementPlanTest {
     @Test
     void theLedgersOutcomesAppliedTogetherFindTheirTransactionsByThePrimaryKey() throws SQLException {
         String sql = JdbiTransactions.updateAllIfPending(2);
-        String values = outcomeOf("tx_plan00000000000020005") + ", " + outcomeOf("tx_plan00000000000020006");
+        String values = outcomeOf("tx_plan00000000000020005") + ", " + outcomeOf("tx_plan00000000000020006")
+                + ", ARRAY['tx_plan00000000000020005', 'tx_plan00000000000020006']";
 
         assertThat(plan(sql, "force_generic_plan", values)).contains("transactions_pkey");
         assertThat(plan(sql, "force_custom_plan", values)).contains("transactions_pkey");
