@@ -19,8 +19,8 @@ import static java.util.Objects.requireNonNull;
  * are, message and all. Confirmations, one for each payment ever made, are kept without an object
  * each: the first 128 bits of the SHA-256 of the operation id, the slot, and the kind of
  * instruction (the signature is made again from the kind and the id), in arrays of primitives with
- * open addressing, at most half full. An entry costs 48 bytes at most, and the garbage collector
- * has nothing in them to follow: a map holding an object per confirmation (as the simulator had)
+ * open addressing, between a quarter and half full: 25 bytes a slot, 50 to 100 bytes a confirmation,
+ * and nothing in them for the garbage collector to follow: a map holding an object per confirmation (as the simulator had)
  * gave every young collection the new entries to copy and the cards of the map's table to scan
  * (docs/PERFORMANCE.md, change 44).
  *
@@ -42,37 +42,45 @@ final class Outcomes {
     private byte[] kinds = new byte[FIRST_CAPACITY];
     private int confirmed;
 
-    /** Keeps the confirmation of {@code instruction} at {@code slot}; its operation has no outcome yet. */
-    void confirmed(LedgerInstruction instruction, long slot) {
+    /**
+     * An operation id with the first 128 bits of its SHA-256: made once for a submission, outside the
+     * chain's lock, and used both to look its operation up and to keep its outcome.
+     */
+    record Id(String operationId, long high, long low) {
+        static Id of(String operationId) {
+            ByteBuffer sha = ByteBuffer.wrap(Hashing.sha256(operationId.getBytes(StandardCharsets.UTF_8)));
+            return new Id(operationId, sha.getLong(), sha.getLong());
+        }
+    }
+
+    /** Keeps the confirmation of the operation {@code id}, an instruction of {@code kind}, at {@code slot}; it has no outcome yet. */
+    void confirmed(Id id, Class<? extends LedgerInstruction> kind, long slot) {
         if (2 * (confirmed + 1) > kinds.length) {
             grow();
         }
-        long[] digest = digest(instruction.operationId());
-        int entry = find(digest[0], digest[1]);
-        digests[2 * entry] = digest[0];
-        digests[2 * entry + 1] = digest[1];
+        int entry = find(id.high(), id.low());
+        digests[2 * entry] = id.high();
+        digests[2 * entry + 1] = id.low();
         slots[entry] = slot;
-        kinds[entry] = (byte) (KINDS.indexOf(instruction.getClass()) + 1);
+        kinds[entry] = (byte) (KINDS.indexOf(kind) + 1);
         confirmed++;
     }
 
     /** Keeps the refusal of an operation that has no outcome yet. */
-    void refused(String operationId, LedgerOutcome.Rejected rejected) {
-        refused.put(operationId, requireNonNull(rejected, "rejected is null"));
+    void refused(Id id, LedgerOutcome.Rejected rejected) {
+        refused.put(id.operationId(), requireNonNull(rejected, "rejected is null"));
     }
 
     /**
      * The first outcome of the operation, or null if it never reached the chain; a confirmation is
      * made by {@code confirmation} from the kind of its instruction and its slot.
      */
-    LedgerOutcome find(String operationId,
-                       BiFunction<Class<? extends LedgerInstruction>, Long, LedgerOutcome.Confirmed> confirmation) {
-        LedgerOutcome.Rejected refusal = refused.get(operationId);
+    LedgerOutcome find(Id id, BiFunction<Class<? extends LedgerInstruction>, Long, LedgerOutcome.Confirmed> confirmation) {
+        LedgerOutcome.Rejected refusal = refused.get(id.operationId());
         if (refusal != null) {
             return refusal;
         }
-        long[] digest = digest(operationId);
-        int entry = find(digest[0], digest[1]);
+        int entry = find(id.high(), id.low());
         if (kinds[entry] == 0) {
             return null;
         }
@@ -105,10 +113,5 @@ final class Outcomes {
                 kinds[entry] = oldKinds[old];
             }
         }
-    }
-
-    private static long[] digest(String operationId) {
-        ByteBuffer sha = ByteBuffer.wrap(Hashing.sha256(operationId.getBytes(StandardCharsets.UTF_8)));
-        return new long[] {sha.getLong(), sha.getLong()};
     }
 }

@@ -59,7 +59,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faults = requireNonNull(faults, "faults is null");
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
-        journal.replay(entry -> apply(entry.instruction(), entry.at()));
+        journal.replay(entry -> apply(entry.instruction(), Outcomes.Id.of(entry.instruction().operationId()), entry.at()));
     }
 
     /** A simulator that keeps its chain in memory only, with no faults: for tests. */
@@ -75,7 +75,8 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     /**
      * What costs most is done before the chain's lock is taken: the fee payer's signature, the same
-     * for every submission of an operation, and the journal's text of the instruction. Under the
+     * for every submission of an operation, the journal's text of the instruction, and the digest of
+     * its operation id by which its outcome is looked up and kept. Under the
      * lock only the chain's state, the outcome and the journal's line change, so that submissions
      * at once queue for little more than that.
      */
@@ -84,8 +85,9 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         pause(faults.latency());
         String signature = sign(instruction);
         Journal.Written written = journal.written(instruction);
+        Outcomes.Id id = Outcomes.Id.of(instruction.operationId());
         synchronized (this) {
-            LedgerOutcome known = outcomes.find(instruction.operationId(), (kind, slot) -> new LedgerOutcome.Confirmed(
+            LedgerOutcome known = outcomes.find(id, (kind, slot) -> new LedgerOutcome.Confirmed(
                     kind == instruction.getClass() ? signature : sign(kind, instruction.operationId()), slot));
             if (known != null) {
                 return known;
@@ -101,10 +103,10 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
                     yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
                 }
                 case LATE -> {
-                    execute(written, signature, clock.instant());
+                    execute(written, id, signature, clock.instant());
                     yield new LedgerOutcome.Unknown("submitted; confirmation not seen in time");
                 }
-                case NONE -> execute(written, signature, clock.instant());
+                case NONE -> execute(written, id, signature, clock.instant());
             };
         }
     }
@@ -144,18 +146,21 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         journal.close();
     }
 
-    private LedgerOutcome execute(Journal.Written written, String signature, Instant at) {
+    private LedgerOutcome execute(Journal.Written written, Outcomes.Id id, String signature, Instant at) {
         journal.append(written, at);
-        return apply(written.instruction(), at).map(LedgerOutcome.class::cast)
+        return apply(written.instruction(), id, at).map(LedgerOutcome.class::cast)
                 .orElseGet(() -> new LedgerOutcome.Confirmed(signature, slotAt(at)));
     }
 
-    /** Runs the instruction on the chain at {@code at} and keeps its outcome: its refusal, or none if it was confirmed. */
-    private Optional<LedgerOutcome.Rejected> apply(LedgerInstruction instruction, Instant at) {
+    /**
+     * Runs the instruction on the chain at {@code at} and keeps its outcome under {@code id}, its
+     * operation's: its refusal, or none if it was confirmed.
+     */
+    private Optional<LedgerOutcome.Rejected> apply(LedgerInstruction instruction, Outcomes.Id id, Instant at) {
         Optional<LedgerOutcome.Rejected> refusal = program.execute(chain, instruction, at)
                 .map(failure -> failure.error().rejected(failure.message()));
-        refusal.ifPresentOrElse(rejected -> outcomes.refused(instruction.operationId(), rejected),
-                () -> outcomes.confirmed(instruction, slotAt(at)));
+        refusal.ifPresentOrElse(rejected -> outcomes.refused(id, rejected),
+                () -> outcomes.confirmed(id, instruction.getClass(), slotAt(at)));
         return refusal;
     }
 
