@@ -14,10 +14,12 @@ import java.sql.Types;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -71,6 +73,12 @@ final class Pipeline {
      * other kinds on its table. Moving a write ahead of writes to other tables is safe because a unit
      * of work writes a row that others refer to before them (each unit of work alike). Kinds are told
      * apart by identity: one constant each.
+     *
+     * <p>A kind's statement reads no table but its own, but for the rows its foreign keys refer to. So
+     * the statements of kinds that go together, each on a table of its own, go on as one statement
+     * ({@code WITH w0 AS (…), w1 AS (…) …}): its parts share one snapshot and run in no set order, and
+     * none changes what another finds; PostgreSQL checks the foreign keys of all of them at its
+     * end, when every row it writes is there.
      */
     record Kind(String table, String sql, Function<List<Object[]>, Combined> combine) {
     }
@@ -263,7 +271,8 @@ final class Pipeline {
 
     /**
      * The statements to send for those held back: the writes of a {@link Kind} that can go together
-     * (see there) as one statement where the first of them was.
+     * (see there) as one statement where the first of them was, and those statements, one after
+     * another each on a table of its own, as one.
      */
     private static List<Statement> combined(List<Statement> held) {
         List<List<Statement>> order = new ArrayList<>(held.size());
@@ -282,7 +291,20 @@ final class Pipeline {
                 }).add(one);
             }
         }
-        return order.stream().map(Pipeline::asOne).toList();
+        List<Statement> sent = new ArrayList<>(order.size());
+        List<Statement> writes = new ArrayList<>();
+        Set<String> tables = new HashSet<>();
+        for (List<Statement> together : order) {
+            Optional<Kind> kind = together.get(0).kind();
+            if (kind.isEmpty() || !tables.add(kind.get().table())) {
+                sendTogether(writes, sent);
+                tables.clear();
+                kind.ifPresent(first -> tables.add(first.table()));
+            }
+            (kind.isPresent() ? writes : sent).add(asOne(together));
+        }
+        sendTogether(writes, sent);
+        return sent;
     }
 
     private static Statement asOne(List<Statement> together) {
@@ -291,6 +313,24 @@ final class Pipeline {
         }
         Combined one = together.get(0).kind().orElseThrow().combine().apply(together.stream().map(Statement::values).toList());
         return new Statement(one.sql(), one.values(), IGNORED);
+    }
+
+    /**
+     * Adds {@code writes}, of kinds on tables of their own, to {@code sent} as one statement (see
+     * {@link Kind}), and clears them.
+     */
+    private static void sendTogether(List<Statement> writes, List<Statement> sent) {
+        if (writes.size() == 1) {
+            sent.add(writes.get(0));
+        } else if (writes.size() > 1) {
+            StringBuilder sql = new StringBuilder("WITH ");
+            for (int i = 0; i < writes.size() - 1; i++) {
+                sql.append(i == 0 ? "" : ", ").append('w').append(i).append(" AS (").append(writes.get(i).sql()).append(')');
+            }
+            sql.append(' ').append(writes.get(writes.size() - 1).sql());
+            sent.add(new Statement(sql.toString(), Rows.flat(writes.stream().map(Statement::values).toList()), IGNORED));
+        }
+        writes.clear();
     }
 
     private static <T> Answer rowsInto(RowReader<T> reader, List<T> into) {

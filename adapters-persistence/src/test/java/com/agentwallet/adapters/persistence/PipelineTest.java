@@ -100,7 +100,7 @@ class PipelineTest {
 
         assertThat(sent.summary()).containsExactly(
                 "SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
-                "UPDATE wallets + INSERT transactions + SELECT transactions",
+                "UPDATE wallets & INSERT transactions + SELECT transactions",
                 RequestLog.COMMIT);
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(core.payments.get(org, PIPELINED).value().status())
@@ -171,10 +171,10 @@ class PipelineTest {
     /**
      * Wallets locked together are read in one statement each of wallets, policies and spends; writes
      * of one kind held back together go as one statement, and of a wallet updated twice the last
-     * update counts.
+     * update counts; those of kinds on different tables go on together as one statement.
      */
     @Test
-    void walletsLockedTogetherAndTheirWritesOfOneKindTravelAsOneStatementEach() {
+    void walletsLockedTogetherAndTheirWritesTravelAsOneStatement() {
         Wallet other = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().maxPerDay("50").build()), "agent-2",
                 "10").wallet();
         sent.clear();
@@ -193,7 +193,7 @@ class PipelineTest {
         });
 
         assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
-                "UPDATE wallets + INSERT transactions + COMMIT");
+                "UPDATE wallets & INSERT transactions + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(8_000_000L);
         assertThat(List.of(PIPELINED, TWICE)).allSatisfy(id -> assertThat(core.payments.get(org, id).value().amount())
@@ -472,9 +472,11 @@ class PipelineTest {
     /**
      * What one payment with an idempotency key sends PostgreSQL, request by request. Booking it: the
      * key's lock and record with the wallet's lock and its policy; the spend leaving the rolling windows
-     * (the clock moved on since the wallet last paid); the writes with the commit. Applying the
-     * ledger's outcome: the transaction's lock; its update and event with the recipient's lookup; the
-     * answer recorded, with the commit.
+     * (the clock moved on since the wallet last paid); the writes, one statement, with the commit.
+     * Applying the ledger's outcome: the transaction's update if still pending; its event, the
+     * recipient's credit and the answer recorded, one statement, with the commit. In each statement of
+     * writes the idempotency record refers to the transaction: its foreign key is checked at the
+     * statement's end.
      */
     @Test
     void aPaymentWithAKeyIsFourRequests() {
@@ -493,10 +495,10 @@ class PipelineTest {
         assertThat(sent.summary()).containsExactly(
                 "SET LOCAL plan_cache_mode + SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
                         + "+ SELECT policies + SELECT spend_entries",
-                "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
-                        + "+ INSERT outbox_events + COMMIT",
+                "INSERT spend_entries & UPDATE wallets & INSERT transactions & INSERT idempotency_keys "
+                        + "& INSERT outbox_events + COMMIT",
                 "SET LOCAL plan_cache_mode + UPDATE transactions",
-                "INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
+                "INSERT outbox_events & UPDATE wallets & UPDATE idempotency_keys + COMMIT");
     }
 
     private Transaction payment(TxId id) {
