@@ -19,10 +19,10 @@ import static java.util.Objects.requireNonNull;
  * are, message and all. Confirmations, one for each payment ever made, are kept without an object
  * each: the first 128 bits of the SHA-256 of the operation id, the slot, and the kind of
  * instruction (the signature is made again from the kind and the id), in arrays of primitives with
- * open addressing, between a quarter and half full: 25 bytes a slot, 50 to 100 bytes a confirmation,
- * and nothing in them for the garbage collector to follow: a map holding an object per confirmation (as the simulator had)
- * gave every young collection the new entries to copy and the cards of the map's table to scan
- * (docs/PERFORMANCE.md, change 44).
+ * open addressing, between a quarter and half full: 25 bytes a slot, 50 to 100 bytes a
+ * confirmation, and nothing in them for the garbage collector to follow. A map holding an object
+ * per confirmation (as the simulator had) gave every young collection the new entries to copy and
+ * the cards of the map's table to scan (docs/PERFORMANCE.md, change 44).
  *
  * <p>Two operation ids with the same 128 bits would be taken for one: with a billion operations the
  * chance of that is about one in 10<sup>21</sup>. The real chain, too, knows a transaction by a
@@ -53,7 +53,10 @@ final class Outcomes {
         }
     }
 
-    /** Keeps the confirmation of the operation {@code id}, an instruction of {@code kind}, at {@code slot}; it has no outcome yet. */
+    /**
+     * Keeps the confirmation of the operation {@code id}, an instruction of {@code kind}, at
+     * {@code slot}; it has no outcome yet.
+     */
     void confirmed(Id id, Class<? extends LedgerInstruction> kind, long slot) {
         if (2 * (confirmed + 1) > kinds.length) {
             grow();
