@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /**
  * What else ran while a run was measured, the usual causes of a tail on this machine: the server's
  * garbage-collection pauses (from its GC log, {@code -Xlog:gc:file=...:time}, each line stamped with
- * the wall-clock time at which the pause ended) and PostgreSQL's autovacuum (the workers running
+ * the wall-clock time at which the pause ended), the load generator's own (from its collectors'
+ * counts, {@link LoadGeneratorJvm#pauses}) and PostgreSQL's autovacuum (the workers running
  * when the run began or ended, and the tables whose vacuum or analyze counts moved in between). And
  * how long the service's database transactions stayed open, sampled from {@code pg_stat_activity}
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
@@ -44,7 +45,8 @@ final class Disturbances {
             + "AND pid <> pg_backend_pid()";
 
     /** The state at the start of a run, and the sampler of its open transactions. */
-    record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open) {
+    record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open,
+                 LoadGeneratorJvm.Pauses ownPauses) {
     }
 
     private final Jdbi jdbi;
@@ -56,7 +58,8 @@ final class Disturbances {
     }
 
     Start start() {
-        return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi));
+        return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi),
+                LoadGeneratorJvm.pauses());
     }
 
     /**
@@ -75,9 +78,11 @@ final class Disturbances {
             }
         });
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
-        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s; autovacuum %s; %s; deadlocks %d",
+        LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
+        return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
+                        + "all); autovacuum %s; %s; deadlocks %d",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
-                        " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()),
+                        " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
                 vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks());
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,8 @@ import java.util.stream.Stream;
  * wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
  * provisioning, reads, and the export of a long history with the server's memory meanwhile; the CPU
  * each process (this load generator, the server, PostgreSQL) spent per request; and what else fell
- * in each measured run ({@link Disturbances}: the server's GC pauses, autovacuum).
+ * in each measured run ({@link Disturbances}: the server's GC pauses and the load generator's,
+ * autovacuum). It runs in a JVM of its own options, started for it ({@link LoadGeneratorJvm}).
  *
  * <pre>
  * mvn -B -q -pl bench -am package -DskipTests
@@ -193,6 +195,9 @@ public final class ServiceLoadBenchmark {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
+        if (!LoadGeneratorJvm.isThisOne()) {
+            System.exit(LoadGeneratorJvm.relaunch(ServiceLoadBenchmark.class, args));
+        }
         String commandLine = ProcessHandle.current().info().commandLine()
                 .orElse("java ... " + ServiceLoadBenchmark.class.getName() + " " + String.join(" ", args));
         BenchmarkSupport.runInTempDirectory("service-load-benchmark", temp -> run(options, temp, commandLine));
@@ -205,6 +210,8 @@ public final class ServiceLoadBenchmark {
                         + "measured per run%n", options.clients(), options.warmup(), options.runWarmup(), options.seconds());
         String machine = BenchmarkSupport.machine();
         System.out.println(machine);
+        System.out.printf(Locale.ROOT, "load generator: pid %d, JVM options %s%n", ProcessHandle.current().pid(),
+                String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
         Path jar = options.serverJar().orElseGet(ServiceLoadBenchmark::defaultServerJar).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no server binary at " + jar + ": build it with "
