@@ -11,10 +11,11 @@ import java.util.List;
  * The load generator's own JVM. A collection that stops it stops its clients: the requests due
  * meanwhile go late, and the open loop charges the pause to them as latency (it counts from the
  * scheduled send). Under the JVM's defaults on this machine (G1, a heap sized from the machine's
- * memory, about 60 MB young), the tool paused every 3 to 10 s for 5 to 44 ms, in every measured run;
- * with a young generation of 2.5 GB, every 45 s for 64 to 109 ms. So the tool runs in a JVM of its
- * own, started with {@link #OPTIONS}: ZGC, whose pauses stay under a millisecond, on a fixed heap.
- * Each run counts the pauses that still fall in it ({@link Disturbances}).
+ * memory, 60 to 130 MB of it young), the tool paused every 3 to 6 s for 14 to 21 ms (the medians of
+ * three runs; up to 147 ms), a few times in every measured run; with a young generation of 2.5 GB,
+ * every 45 s for 64 to 109 ms. So the tool runs in a JVM of its own, started with {@link #OPTIONS}:
+ * ZGC, whose pauses stay under a millisecond, on a fixed heap. Each run counts the pauses that still
+ * fall in it ({@link Disturbances}).
  */
 final class LoadGeneratorJvm {
     /** ZGC on a fixed heap; options given to the first JVM come after them, and so win. */
