@@ -325,7 +325,8 @@ final class Pipeline {
         } else if (writes.size() > 1) {
             StringBuilder sql = new StringBuilder("WITH ");
             for (int i = 0; i < writes.size() - 1; i++) {
-                sql.append(i == 0 ? "" : ", ").append('w').append(i).append(" AS (").append(writes.get(i).sql()).append(')');
+                sql.append(i == 0 ? "" : ", ").append('w').append(i).append(" AS (").append(writes.get(i).sql())
+                        .append(')');
             }
             sql.append(' ').append(writes.get(writes.size() - 1).sql());
             sent.add(new Statement(sql.toString(), Rows.flat(writes.stream().map(Statement::values).toList()), IGNORED));
