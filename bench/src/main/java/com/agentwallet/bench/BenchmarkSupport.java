@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -115,19 +114,6 @@ public final class BenchmarkSupport {
             return parts[0] + " " + parts[1] + " " + parts[2];
         } catch (IOException | RuntimeException e) {
             return "unknown";
-        }
-    }
-
-    /** The machine's busy and total CPU ticks so far (from {@code /proc/stat}), or zeros where there is none. */
-    public static long[] machineCpuTicks() {
-        try {
-            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long[] ticks = Arrays.stream(fields, 1, Math.min(fields.length, 9)).mapToLong(Long::parseLong).toArray();
-            long total = Arrays.stream(ticks).sum();
-            long idle = ticks[3] + (ticks.length > 4 ? ticks[4] : 0);
-            return new long[] {total - idle, total};
-        } catch (IOException | RuntimeException e) {
-            return new long[] {0, 0};
         }
     }
 

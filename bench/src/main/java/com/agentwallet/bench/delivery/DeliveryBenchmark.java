@@ -7,6 +7,7 @@ import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
 import com.agentwallet.bench.BenchmarkSupport;
+import com.agentwallet.bench.MachineCpu;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.agentwallet.bootstrap.WebhookWorkers;
 import com.agentwallet.core.CoreSettings;
@@ -279,12 +280,12 @@ public final class DeliveryBenchmark {
         System.out.printf(Locale.ROOT, "  warmed up for %.0f s (JIT: %d ms of compilation in the last second); "
                 + "measuring ...%n", (windowStart - start) / 1e9, compiling);
         statements.reset();
-        long[] cpuBefore = BenchmarkSupport.machineCpuTicks();
+        MachineCpu cpuBefore = MachineCpu.now();
         double jvmBefore = BenchmarkSupport.processCpuSeconds();
         Map<Long, ThreadCpu> threadsBefore = threadCpu();
         long jitBefore = jit.getTotalCompilationTime();
         sleepUntil(windowEnd);
-        long[] cpuAfter = BenchmarkSupport.machineCpuTicks();
+        MachineCpu cpuAfter = MachineCpu.now();
         double jvmCpu = BenchmarkSupport.processCpuSeconds() - jvmBefore;
         Map<String, Double> threads = threadCpu(threadsBefore, threadCpu());
         threads.put("JIT, GC, VM", jvmCpu - threads.values().stream().mapToDouble(Double::doubleValue).sum());
@@ -294,8 +295,7 @@ public final class DeliveryBenchmark {
         for (Thread producer : producers) {
             producer.join();
         }
-        double busy = cpuAfter[1] == cpuBefore[1] ? Double.NaN
-                : (double) (cpuAfter[0] - cpuBefore[0]) / (cpuAfter[1] - cpuBefore[1]);
+        double busy = cpuAfter.busySince(cpuBefore);
         List<String> plan = kinds.stream().filter(kind -> kind.label().endsWith(StatementTimes.CLAIM)).findFirst()
                 .flatMap(kind -> statements.sql(kind.label())).map(sql -> explain(jdbi, sql)).orElse(List.of());
         return new Window(windowStart, windowEnd, busy, jvmCpu, threads, jitMillis, kinds, plan);

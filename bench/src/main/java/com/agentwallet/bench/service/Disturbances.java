@@ -1,5 +1,6 @@
 package com.agentwallet.bench.service;
 
+import com.agentwallet.bench.MachineCpu;
 import org.jdbi.v3.core.Jdbi;
 
 import java.io.IOException;
@@ -29,7 +30,9 @@ import java.util.stream.Stream;
  * how long the service's database transactions stayed open, sampled from {@code pg_stat_activity}
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
  * PostgreSQL's or the server's. And the deadlocks PostgreSQL broke meanwhile (each after waiting
- * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run.
+ * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run. And how
+ * busy the whole machine was, and how much of its time the hypervisor took for other guests (steal):
+ * a stall of the machine shows there, not in any process's own time.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */
@@ -46,7 +49,7 @@ final class Disturbances {
 
     /** The state at the start of a run, and the sampler of its open transactions. */
     record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open,
-                 LoadGeneratorJvm.Pauses ownPauses) {
+                 LoadGeneratorJvm.Pauses ownPauses, MachineCpu machine) {
     }
 
     private final Jdbi jdbi;
@@ -59,14 +62,16 @@ final class Disturbances {
 
     Start start() {
         return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi),
-                LoadGeneratorJvm.pauses());
+                LoadGeneratorJvm.pauses(), MachineCpu.now());
     }
 
     /**
      * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, the
-     * longest the service's database transactions were seen open, and the deadlocks broken.
+     * longest the service's database transactions were seen open, the deadlocks broken, and the
+     * machine's busy and stolen shares.
      */
     String since(Start start) {
+        MachineCpu machine = MachineCpu.now();
         String open = start.open().stop();
         Instant end = Instant.now();
         Map<String, Long> counts = counts();
@@ -80,10 +85,11 @@ final class Disturbances {
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
-                        + "all); autovacuum %s; %s; deadlocks %d",
+                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
-                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks());
+                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks(),
+                machine.busySince(start.machine()) * 100, machine.stolenSince(start.machine()) * 100);
     }
 
     /** The pauses, in ms, that ended between the two instants. */

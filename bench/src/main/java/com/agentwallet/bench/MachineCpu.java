@@ -1,0 +1,40 @@
+package com.agentwallet.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The machine's CPU time so far, in clock ticks of all its cores, from the first line of
+ * {@code /proc/stat}: busy (everything but idle and waiting for the disk, stolen time included),
+ * stolen (time the hypervisor gave to other guests while this one had work), and all of it. Zeros
+ * where there is no {@code /proc/stat}.
+ */
+public record MachineCpu(long busy, long stolen, long total) {
+    public static MachineCpu now() {
+        try {
+            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long[] ticks = Arrays.stream(fields, 1, Math.min(fields.length, 9)).mapToLong(Long::parseLong).toArray();
+            long total = Arrays.stream(ticks).sum();
+            long idle = ticks[3] + (ticks.length > 4 ? ticks[4] : 0);
+            return new MachineCpu(total - idle, ticks.length > 7 ? ticks[7] : 0, total);
+        } catch (IOException | RuntimeException e) {
+            return new MachineCpu(0, 0, 0);
+        }
+    }
+
+    /** The share of the machine's time since {@code before} that it was busy; NaN if none was counted. */
+    public double busySince(MachineCpu before) {
+        return share(busy - before.busy, before);
+    }
+
+    /** The share of the machine's time since {@code before} that the hypervisor took; NaN if none was counted. */
+    public double stolenSince(MachineCpu before) {
+        return share(stolen - before.stolen, before);
+    }
+
+    private double share(long ticks, MachineCpu before) {
+        return total == before.total ? Double.NaN : (double) ticks / (total - before.total);
+    }
+}
