@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * PostgreSQL's or the server's. And the deadlocks PostgreSQL broke meanwhile (each after waiting
  * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run. And how
  * busy the whole machine was, and how much of its time the hypervisor took for other guests (steal):
- * a stall of the machine shows there, not in any process's own time.
+ * a stall of the machine shows there, not in any process's own time. And the WAL PostgreSQL wrote
+ * per request, in bytes and in full-page images (a page's first change after a checkpoint writes
+ * the whole page), from {@code pg_stat_wal}.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */
@@ -49,7 +51,11 @@ final class Disturbances {
 
     /** The state at the start of a run, and the sampler of its open transactions. */
     record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open,
-                 LoadGeneratorJvm.Pauses ownPauses, MachineCpu machine) {
+                 LoadGeneratorJvm.Pauses ownPauses, MachineCpu machine, Wal wal) {
+    }
+
+    /** The WAL PostgreSQL has written since its statistics began: bytes, and full-page images. */
+    record Wal(long bytes, long fullPages) {
     }
 
     private final Jdbi jdbi;
@@ -62,16 +68,17 @@ final class Disturbances {
 
     Start start() {
         return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi),
-                LoadGeneratorJvm.pauses(), MachineCpu.now());
+                LoadGeneratorJvm.pauses(), MachineCpu.now(), wal());
     }
 
     /**
      * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, the
-     * longest the service's database transactions were seen open, the deadlocks broken, and the
-     * machine's busy and stolen shares.
+     * longest the service's database transactions were seen open, the deadlocks broken, the
+     * machine's busy and stolen shares, and the WAL written for each of the run's {@code requests}.
      */
-    String since(Start start) {
+    String since(Start start, long requests) {
         MachineCpu machine = MachineCpu.now();
+        Wal wal = wal();
         String open = start.open().stop();
         Instant end = Instant.now();
         Map<String, Long> counts = counts();
@@ -85,11 +92,23 @@ final class Disturbances {
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
-                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen",
+                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen; WAL a request "
+                        + "%.1f kB, %.2f full-page images",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
                 vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks(),
-                machine.busySince(start.machine()) * 100, machine.stolenSince(start.machine()) * 100);
+                machine.busySince(start.machine()) * 100, machine.stolenSince(start.machine()) * 100,
+                perRequest(wal.bytes() - start.wal().bytes(), requests) / 1000,
+                perRequest(wal.fullPages() - start.wal().fullPages(), requests));
+    }
+
+    private static double perRequest(long amount, long requests) {
+        return requests == 0 ? Double.NaN : (double) amount / requests;
+    }
+
+    private Wal wal() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT wal_bytes::bigint, wal_fpi FROM pg_stat_wal")
+                .map((rows, ctx) -> new Wal(rows.getLong(1), rows.getLong(2))).one());
     }
 
     /** The pauses, in ms, that ended between the two instants. */

@@ -196,9 +196,9 @@ final class LoadDriver {
                 done.add(future.get());
             }
             CpuUse after = cpuNow();
-            String meanwhile = disturbances.since(measuring);
             long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
             long[] latencies = done.stream().flatMapToLong(c -> Arrays.stream(c.latencies, 0, c.count)).sorted().toArray();
+            String meanwhile = disturbances.since(measuring, latencies.length);
             return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
                     Math.max(lastDone - timing[1], 1) / 1e9, latencies, after.minus(before), opened.get(), meanwhile);
         } catch (ExecutionException e) {
