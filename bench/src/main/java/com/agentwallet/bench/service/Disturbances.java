@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run. And how
  * busy the whole machine was, and how much of its time the hypervisor took for other guests (steal):
  * a stall of the machine shows there, not in any process's own time. And the WAL PostgreSQL wrote
- * per request, in bytes and in full-page images (a page's first change after a checkpoint writes
- * the whole page), from {@code pg_stat_wal}.
+ * over the run divided by its requests, in bytes and in full-page images (a page's first change
+ * after a checkpoint writes the whole page), from {@code pg_stat_wal}: all of it, an autovacuum's
+ * included.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */
@@ -92,8 +93,8 @@ final class Disturbances {
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
-                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen; WAL a request "
-                        + "%.1f kB, %.2f full-page images",
+                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen; "
+                        + "WAL a request %.1f kB, %.2f full-page images",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
                 vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks(),
