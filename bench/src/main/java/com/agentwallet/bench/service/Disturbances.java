@@ -31,11 +31,11 @@ import java.util.stream.Stream;
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
  * PostgreSQL's or the server's. And the deadlocks PostgreSQL broke meanwhile (each after waiting
  * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run. And how
- * busy the whole machine was, and how much of its time the hypervisor took for other guests (steal):
- * a stall of the machine shows there, not in any process's own time. And the WAL PostgreSQL wrote
- * over the run divided by its requests, in bytes and in full-page images (a page's first change
- * after a checkpoint writes the whole page), from {@code pg_stat_wal}: all of it, an autovacuum's
- * included.
+ * busy the whole machine was (stolen time counted as busy), and how much of its time the hypervisor
+ * took for other guests (steal): a stall of the machine shows there, not in any process's own time.
+ * And the WAL PostgreSQL wrote over the run divided by its requests, in bytes and in full-page
+ * images (a page's first change after a checkpoint writes the whole page), from
+ * {@code pg_stat_wal}: all of it, an autovacuum's included.
  */
 final class Disturbances {
     /** {@code [2026-11-23T00:51:12.735+0000] GC(216) Pause Young (Normal) (G1 Evacuation Pause) 172M->126M(1024M) 21.581ms} */

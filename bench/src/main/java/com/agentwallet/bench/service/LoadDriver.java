@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 /**
  * Client threads against the running server, each with its own kept-alive connection. Three
@@ -55,7 +56,7 @@ final class LoadDriver {
 
     /** What one run measured: the requests answered as expected in its measured part, and their latencies. */
     record Measured(String name, int clients, long ok, Map<String, Long> problems, double seconds, long[] latencies,
-                    CpuUse cpu, int connections, String disturbances) {
+                    long[] wokeLate, CpuUse cpu, int connections, String disturbances) {
         double perSecond() {
             return ok / seconds;
         }
@@ -83,7 +84,19 @@ final class LoadDriver {
                             + "%d ok in %.1f s; %d connections for %d clients%s%s", perSecond(), unit, ms(50), ms(99),
                     ms(99.9), maxMs(), ok, seconds, connections, clients,
                     connections > clients ? " (RECONNECTED: the server closed some)" : "",
-                    problems.isEmpty() ? "" : "; NOT AS EXPECTED: " + problems);
+                    problems.isEmpty() ? "" : "; NOT AS EXPECTED: " + problems) + lateSends();
+        }
+
+        /**
+         * How late the clients that waited for a request's time woke to send it, if any waited (an
+         * open loop's idle clients do): the load generator's own wait for a core, which the open
+         * loop's latency includes.
+         */
+        private String lateSends() {
+            return wokeLate.length == 0 ? "" : String.format(Locale.ROOT, "; clients woke late to send: p50 %.2f ms, "
+                            + "p99 %.2f ms, max %.2f ms (%d sends waited for their time)",
+                    BenchmarkSupport.percentileMs(wokeLate, 50), BenchmarkSupport.percentileMs(wokeLate, 99),
+                    wokeLate[wokeLate.length - 1] / 1e6, wokeLate.length);
         }
 
         String cpuLine() {
@@ -170,13 +183,18 @@ final class LoadDriver {
                             if (due < 0) {
                                 break;
                             }
+                            boolean waits = due > System.nanoTime();
                             for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
                                 LockSupport.parkNanos(wait);
                             }
+                            long sent = System.nanoTime();
                             String problem = call(operation, connection, ticket);
                             long done = System.nanoTime();
                             if (due >= measureFrom) {
                                 client.record(problem, done - due, done, problems);
+                                if (waits) {
+                                    client.wokeLate.add(sent - due);
+                                }
                             }
                         }
                     }
@@ -197,10 +215,12 @@ final class LoadDriver {
             }
             CpuUse after = cpuNow();
             long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
-            long[] latencies = done.stream().flatMapToLong(c -> Arrays.stream(c.latencies, 0, c.count)).sorted().toArray();
+            long[] latencies = done.stream().flatMapToLong(c -> c.latencies.stream()).sorted().toArray();
+            long[] wokeLate = done.stream().flatMapToLong(c -> c.wokeLate.stream()).sorted().toArray();
             String meanwhile = disturbances.since(measuring, latencies.length);
             return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
-                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, after.minus(before), opened.get(), meanwhile);
+                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, wokeLate, after.minus(before), opened.get(),
+                    meanwhile);
         } catch (ExecutionException e) {
             throw new IllegalStateException(name + ": a client failed", e.getCause());
         } finally {
@@ -229,10 +249,13 @@ final class LoadDriver {
         }
     }
 
-    /** One client's measured requests: the latencies of those answered as expected. */
+    /**
+     * One client's measured requests: the latencies of those answered as expected, and how late it
+     * woke to send those it waited for.
+     */
     private static final class Client {
-        long[] latencies = new long[1 << 12];
-        int count;
+        final Samples latencies = new Samples();
+        final Samples wokeLate = new Samples();
         long lastDone;
 
         void record(String problem, long latency, long done, Map<String, Long> problems) {
@@ -241,10 +264,24 @@ final class LoadDriver {
                 problems.merge(problem, 1L, Long::sum);
                 return;
             }
-            if (count == latencies.length) {
-                latencies = Arrays.copyOf(latencies, count * 2);
+            latencies.add(latency);
+        }
+    }
+
+    /** Figures in nanoseconds, in an array grown as needed. */
+    private static final class Samples {
+        private long[] values = new long[1 << 12];
+        private int count;
+
+        void add(long value) {
+            if (count == values.length) {
+                values = Arrays.copyOf(values, count * 2);
             }
-            latencies[count++] = latency;
+            values[count++] = value;
+        }
+
+        LongStream stream() {
+            return Arrays.stream(values, 0, count);
         }
     }
 
