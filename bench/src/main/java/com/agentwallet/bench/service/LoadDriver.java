@@ -96,7 +96,7 @@ final class LoadDriver {
             return wokeLate.length == 0 ? "" : String.format(Locale.ROOT, "; clients woke late to send: p50 %.2f ms, "
                             + "p99 %.2f ms, max %.2f ms (%d sends waited for their time)",
                     BenchmarkSupport.percentileMs(wokeLate, 50), BenchmarkSupport.percentileMs(wokeLate, 99),
-                    wokeLate[wokeLate.length - 1] / 1e6, wokeLate.length);
+                    BenchmarkSupport.percentileMs(wokeLate, 100), wokeLate.length);
         }
 
         String cpuLine() {
@@ -183,8 +183,9 @@ final class LoadDriver {
                             if (due < 0) {
                                 break;
                             }
-                            boolean waits = due > System.nanoTime();
-                            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                            long wait = due - System.nanoTime();
+                            boolean waits = wait > 0;
+                            for (; wait > 0; wait = due - System.nanoTime()) {
                                 LockSupport.parkNanos(wait);
                             }
                             long sent = System.nanoTime();
