@@ -56,7 +56,9 @@ import java.util.stream.Stream;
  * server's JIT is busy (10, and up to 3 minutes while it compiles; then 3 before each run, or less if this is less;
  * each open loop is first warmed up in its own shape while the JIT is busy, up to 30 s), {@code --seconds} measured per payment run and per
  * pgbench run (15), {@code --read-seconds} per read run (8), {@code --export-rows} (1000000),
- * {@code --export-json} (also export as JSON), {@code --no-export}, {@code --no-pgbench}.
+ * {@code --export-json} (also export as JSON), {@code --no-export}, {@code --no-pgbench},
+ * {@code --open-rate N} (the open loops at N payments/s instead of half of each peak), {@code --curve
+ * 0.2,0.3} (more open loops, at these fractions of each peak, measured as the one at half of it).
  */
 public final class ServiceLoadBenchmark {
     private static final int WALLETS = 1000;
@@ -94,7 +96,7 @@ public final class ServiceLoadBenchmark {
 
     private record Options(Optional<Path> serverJar, List<String> serverJvm, OptionalInt pool, List<Integer> clients,
                            int warmup, int seconds, int readSeconds, long exportRows, boolean exportJson,
-                           boolean pgbench, OptionalInt openRate) {
+                           boolean pgbench, OptionalInt openRate, List<Double> curve) {
         static Options parse(String[] args) {
             Optional<Path> serverJar = Optional.empty();
             List<String> serverJvm = List.of("-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=10");
@@ -107,6 +109,7 @@ public final class ServiceLoadBenchmark {
             boolean exportJson = false;
             boolean pgbench = true;
             OptionalInt openRate = OptionalInt.empty();
+            List<Double> curve = List.of();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--server-jar" -> serverJar = Optional.of(Path.of(BenchmarkSupport.value(args, ++i)));
@@ -123,10 +126,13 @@ public final class ServiceLoadBenchmark {
                     case "--no-export" -> exportRows = 0;
                     case "--no-pgbench" -> pgbench = false;
                     case "--open-rate" -> openRate = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
+                    case "--curve" -> curve = Arrays.stream(BenchmarkSupport.value(args, ++i).split(","))
+                            .map(String::trim).map(Double::parseDouble).sorted().toList();
                     case "-h", "--help" -> {
                         System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10\"] "
                                 + "[--pool N] [--clients 16,32,64] [--warmup 10] [--seconds 15] [--read-seconds 8] "
-                                + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench] [--open-rate N]");
+                                + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench] [--open-rate N] "
+                                + "[--curve 0.2,0.3]");
                         System.exit(0);
                     }
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -135,8 +141,11 @@ public final class ServiceLoadBenchmark {
             if (clients.isEmpty() || clients.stream().anyMatch(c -> c <= 0)) {
                 throw new IllegalArgumentException("--clients takes positive numbers, comma-separated");
             }
+            if (curve.stream().anyMatch(f -> !(f > 0 && f <= 1))) {
+                throw new IllegalArgumentException("--curve takes fractions of the peak above 0 and at most 1, comma-separated");
+            }
             return new Options(serverJar, serverJvm, pool, clients, warmup, seconds, readSeconds, exportRows,
-                    exportJson, pgbench, openRate);
+                    exportJson, pgbench, openRate, curve);
         }
 
         int runWarmup() {
@@ -152,7 +161,7 @@ public final class ServiceLoadBenchmark {
     private record Fleet(List<Payer> pool, Payer hot, Payer export, LoadDriver.Measured created, double fundingSeconds) {
     }
 
-    /** A payment scenario: its wallets, its closed-loop runs by client count, its open-loop run. */
+    /** A payment scenario: its wallets, its closed-loop runs by client count, its open-loop runs. */
     private static final class Scenario {
         final String name;
         final boolean hot;
@@ -161,10 +170,10 @@ public final class ServiceLoadBenchmark {
         /** pgbench's runs by script, then by the service's client count they go with. */
         final Map<PgbenchReference.Script, Map<Integer, PgbenchReference.Run>> pgbench =
                 new EnumMap<>(PgbenchReference.Script.class);
-        LoadDriver.Measured halfPeak;
-        /** The open loop's rate: half of the peak, or {@code --open-rate}. */
-        double openRate;
-        String openLoop;
+        /** The open loop the goal is judged on: at half of the peak, or at {@code --open-rate}. */
+        OpenLoop halfPeak;
+        /** The open loops of {@code --curve}, at fractions of the peak, lowest first. */
+        final List<OpenLoop> curve = new ArrayList<>();
 
         Scenario(String name, boolean hot, List<Payer> payers) {
             this.name = name;
@@ -188,6 +197,10 @@ public final class ServiceLoadBenchmark {
         private Map<Integer, PgbenchReference.Run> pgbenchRuns(PgbenchReference.Script script) {
             return pgbench.getOrDefault(script, Map.of());
         }
+    }
+
+    /** An open loop: what it is called in the summary, the rate it was run at, and what it measured. */
+    private record OpenLoop(String label, double rate, LoadDriver.Measured measured) {
     }
 
     private ServiceLoadBenchmark() {
@@ -396,25 +409,50 @@ public final class ServiceLoadBenchmark {
             }
         }
         for (Scenario scenario : scenarios) {
-            double target = options.openRate().isPresent() ? options.openRate().getAsInt() : scenario.peak() / 2;
-            scenario.openRate = target;
-            scenario.openLoop = options.openRate().isPresent() ? "open loop at --open-rate" : "open loop at half of peak";
-            String name = String.format(Locale.ROOT, "%s, %s (%.0f/s)", scenario.name, scenario.openLoop, target);
-            String keys = "r" + run++ + "-";
-            PgbenchReference.checkpoint(jdbi);
-            System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
-                    scenario.name, target, OPEN_LOOP_CONNECTIONS, warmup);
-            whileCompiling(server, Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> driver.open("warm-up",
-                    OPEN_LOOP_CONNECTIONS, payments(scenario.payers, keys + "w" + round + "-", txIds), target,
-                    Duration.ZERO, Duration.ofSeconds(2)).problems());
-            scenario.halfPeak = measure(() -> driver.open(name, OPEN_LOOP_CONNECTIONS,
-                            payments(scenario.payers, keys, txIds), target, Duration.ofSeconds(warmup),
-                            Duration.ofSeconds(options.seconds())),
-                    String.format(Locale.ROOT, "%d connections, %d s warm-up, %d s measured, latency from the "
-                            + "scheduled send", OPEN_LOOP_CONNECTIONS, warmup, options.seconds()));
-            System.out.printf(Locale.ROOT, "  target %.1f/s, achieved %.1f/s; p99 < %.0f ms: %s%n", target,
-                    scenario.halfPeak.perSecond(), P99_GOAL_MS, scenario.halfPeak.ms(99) < P99_GOAL_MS ? "PASS" : "MISS");
+            boolean fixed = options.openRate().isPresent();
+            scenario.halfPeak = openLoop(jdbi, driver, server, scenario,
+                    fixed ? "open loop at --open-rate" : "open loop at half of peak",
+                    fixed ? options.openRate().getAsInt() : scenario.peak() / 2, "r" + run++ + "-", txIds, options);
+            for (double fraction : options.curve()) {
+                scenario.curve.add(openLoop(jdbi, driver, server, scenario,
+                        String.format(Locale.ROOT, "open loop at %.2f of peak", fraction), scenario.peak() * fraction,
+                        "r" + run++ + "-", txIds, options));
+            }
         }
+    }
+
+    /**
+     * One open loop at {@code target} payments/s: a checkpoint, a warm-up in its own shape while the
+     * server's JIT is busy, then the measured run, latency counted from each request's scheduled send.
+     */
+    private static OpenLoop openLoop(Jdbi jdbi, LoadDriver driver, LaunchedServer server, Scenario scenario, String label,
+                                     double target, String keys, AtomicReferenceArray<String> txIds, Options options)
+            throws InterruptedException {
+        int warmup = options.runWarmup();
+        String name = String.format(Locale.ROOT, "%s, %s (%.0f/s)", scenario.name, label, target);
+        PgbenchReference.checkpoint(jdbi);
+        System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
+                scenario.name, target, OPEN_LOOP_CONNECTIONS, warmup);
+        whileCompiling(server, Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> driver.open("warm-up",
+                OPEN_LOOP_CONNECTIONS, payments(scenario.payers, keys + "w" + round + "-", txIds), target,
+                Duration.ZERO, Duration.ofSeconds(2)).problems());
+        LoadDriver.Measured measured = measure(() -> driver.open(name, OPEN_LOOP_CONNECTIONS,
+                        payments(scenario.payers, keys, txIds), target, Duration.ofSeconds(warmup),
+                        Duration.ofSeconds(options.seconds())),
+                String.format(Locale.ROOT, "%d connections, %d s warm-up, %d s measured, latency from the "
+                        + "scheduled send", OPEN_LOOP_CONNECTIONS, warmup, options.seconds()));
+        System.out.printf(Locale.ROOT, "  target %.1f/s, achieved %.1f/s; p99 < %.0f ms: %s%n", target,
+                measured.perSecond(), P99_GOAL_MS, verdict(measured));
+        return new OpenLoop(label, target, measured);
+    }
+
+    /** The scenario's open loops: the goal's, then the curve's. */
+    private static Stream<OpenLoop> openLoops(Scenario scenario) {
+        return Stream.concat(Stream.of(scenario.halfPeak), scenario.curve.stream());
+    }
+
+    private static String verdict(LoadDriver.Measured open) {
+        return open.ms(99) < P99_GOAL_MS ? "PASS" : "MISS";
     }
 
     /**
@@ -615,16 +653,15 @@ public final class ServiceLoadBenchmark {
             });
         }
         for (Scenario scenario : scenarios) {
-            LoadDriver.Measured half = scenario.halfPeak;
-            System.out.printf(Locale.ROOT, "| %s, %s (target %.0f/s) | %d | %.1f | %.2f | %.2f | %.2f "
-                            + "| - | p99 < %.0f ms: %s |%n", scenario.name, scenario.openLoop, scenario.openRate, half.clients(),
-                    half.perSecond(), half.ms(50), half.ms(99), half.ms(99.9), P99_GOAL_MS,
-                    half.ms(99) < P99_GOAL_MS ? "PASS" : "MISS");
+            openLoops(scenario).forEach(open -> System.out.printf(Locale.ROOT, "| %s, %s (target %.0f/s) | %d | %.1f "
+                            + "| %.2f | %.2f | %.2f | - | p99 < %.0f ms: %s |%n", scenario.name, open.label(), open.rate(),
+                    open.measured().clients(), open.measured().perSecond(), open.measured().ms(50),
+                    open.measured().ms(99), open.measured().ms(99.9), P99_GOAL_MS, verdict(open.measured())));
         }
         System.out.println();
         for (Scenario scenario : scenarios) {
-            System.out.printf(Locale.ROOT, "%s, %s, %s%n", scenario.openLoop, scenario.name,
-                    scenario.halfPeak.disturbances());
+            openLoops(scenario).forEach(open -> System.out.printf(Locale.ROOT, "%s, %s, %s%n", open.label(),
+                    scenario.name, open.measured().disturbances()));
         }
         for (Scenario scenario : scenarios) {
             System.out.printf(Locale.ROOT, "Goal, %s: best service rate %.1f/s, %s%n", scenario.name, scenario.peak(),
@@ -634,7 +671,7 @@ public final class ServiceLoadBenchmark {
         }
         printCeiling(scenarios);
         List<String> notAsExpected = scenarios.stream()
-                .flatMap(s -> Stream.concat(s.runs.values().stream(), Stream.of(s.halfPeak)))
+                .flatMap(s -> Stream.concat(s.runs.values().stream(), openLoops(s).map(OpenLoop::measured)))
                 .filter(m -> m.failed() > 0).map(m -> m.name() + ": " + m.problems()).toList();
         System.out.println(notAsExpected.isEmpty() ? "Every measured payment answered 200 confirmed."
                 : "Payments NOT answered 200 confirmed: " + notAsExpected);
