@@ -43,12 +43,23 @@ final class LoadDriver {
         String call(HttpConnection connection, long ticket) throws IOException;
     }
 
-    /** CPU seconds over a run's measured part; the server's by kind of thread too (user and system time together). */
+    /**
+     * CPU seconds over a run's measured part; the server's by kind of thread too (user and system
+     * time together), of the threads alive at its end: the rest of the server's is "threads that ended".
+     */
     record CpuUse(double loadGenerator, double serverJvm, double postgres, Map<String, Double> serverThreads) {
-        CpuUse minus(CpuUse earlier) {
+    }
+
+    /** The CPU seconds the three processes have used so far, and the server's threads'. */
+    private record CpuSoFar(double loadGenerator, double serverJvm, double postgres, CpuMeter.Threads serverThreads) {
+        CpuUse since(CpuSoFar earlier) {
             Map<String, Double> threads = new TreeMap<>();
-            CpuMeter.minus(serverThreads, earlier.serverThreads).forEach((kind, seconds) ->
+            serverThreads.since(earlier.serverThreads).forEach((kind, seconds) ->
                     threads.merge(kind.substring(kind.indexOf(':') + 1), seconds, Double::sum));
+            double ended = serverJvm - earlier.serverJvm - threads.values().stream().mapToDouble(Double::doubleValue).sum();
+            if (ended > 0) {
+                threads.put("threads that ended", ended);
+            }
             return new CpuUse(loadGenerator - earlier.loadGenerator, serverJvm - earlier.serverJvm,
                     postgres - earlier.postgres, threads);
         }
@@ -209,18 +220,18 @@ final class LoadDriver {
             go.countDown();
             sleepUntil(timing[1]);
             Disturbances.Start measuring = disturbances.start();
-            CpuUse before = cpuNow();
+            CpuSoFar before = cpuNow();
             List<Client> done = new ArrayList<>();
             for (Future<Client> future : futures) {
                 done.add(future.get());
             }
-            CpuUse after = cpuNow();
+            CpuSoFar after = cpuNow();
             long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
             long[] latencies = done.stream().flatMapToLong(c -> c.latencies.stream()).sorted().toArray();
             long[] wokeLate = done.stream().flatMapToLong(c -> c.wokeLate.stream()).sorted().toArray();
             String meanwhile = disturbances.since(measuring, latencies.length);
             return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
-                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, wokeLate, after.minus(before), opened.get(),
+                    Math.max(lastDone - timing[1], 1) / 1e9, latencies, wokeLate, after.since(before), opened.get(),
                     meanwhile);
         } catch (ExecutionException e) {
             throw new IllegalStateException(name + ": a client failed", e.getCause());
@@ -238,9 +249,9 @@ final class LoadDriver {
         }
     }
 
-    private CpuUse cpuNow() {
+    private CpuSoFar cpuNow() {
         CpuMeter.Sample sample = cpu.sample();
-        return new CpuUse(sample.jvm(), CpuMeter.processSeconds(server.pid()), sample.server(),
+        return new CpuSoFar(sample.jvm(), CpuMeter.processSeconds(server.pid()), sample.server(),
                 CpuMeter.jvmThreads(server.pid()));
     }
 

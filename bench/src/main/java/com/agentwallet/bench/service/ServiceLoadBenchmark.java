@@ -512,8 +512,7 @@ public final class ServiceLoadBenchmark {
 
     /** The CPU the server's compiler threads have used so far. */
     private static double jitSeconds(LaunchedServer server) {
-        return CpuMeter.jvmThreads(server.pid()).entrySet().stream().filter(e -> e.getKey().endsWith(":JIT"))
-                .mapToDouble(Map.Entry::getValue).sum();
+        return CpuMeter.jvmThreads(server.pid()).seconds("JIT");
     }
 
     @FunctionalInterface

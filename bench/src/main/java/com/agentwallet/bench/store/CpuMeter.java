@@ -5,7 +5,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * CPU time spent by the benchmark's processes, read from /proc (Linux only; elsewhere it reads
@@ -69,20 +72,49 @@ public final class CpuMeter {
     }
 
     /**
-     * This JVM's CPU seconds by kind of thread, user and system time apart: "user:workers",
-     * "sys:workers", "user:JIT", ... read from /proc/self/task (threads that ended are missed).
+     * The CPU seconds each live thread of a JVM has used so far, by thread id, with its kind of
+     * thread: "workers", "requests" (Jetty's), "JIT", "GC", "pool housekeeping" or "other".
      */
-    static java.util.Map<String, Double> jvmThreads() {
+    public record Threads(Map<String, ThreadTime> byId) {
+        /** One thread's kind and CPU seconds so far, user and system apart. */
+        public record ThreadTime(String kind, double user, double system) {
+        }
+
+        /**
+         * The CPU seconds used since {@code earlier} by kind, user and system apart ("user:workers",
+         * "sys:JIT", ...), of the threads alive now: one started since counts whole, one that ended
+         * since is left out (its time is in the process's total only). Subtracting what a thread
+         * that ended had used before {@code earlier}, as a sum by kind would, counted that time
+         * against the threads still alive.
+         */
+        public Map<String, Double> since(Threads earlier) {
+            Map<String, Double> byKind = new TreeMap<>();
+            byId.forEach((id, now) -> {
+                ThreadTime then = earlier.byId.get(id);
+                byKind.merge("user:" + now.kind, now.user - (then == null ? 0 : then.user), Double::sum);
+                byKind.merge("sys:" + now.kind, now.system - (then == null ? 0 : then.system), Double::sum);
+            });
+            return byKind;
+        }
+
+        /** The CPU seconds the live threads of {@code kind} have used so far. */
+        public double seconds(String kind) {
+            return byId.values().stream().filter(t -> t.kind.equals(kind)).mapToDouble(t -> t.user + t.system).sum();
+        }
+    }
+
+    /** This JVM's threads, read from /proc/self/task. */
+    public static Threads jvmThreads() {
         return threads("self");
     }
 
-    /** The same for the JVM of process {@code pid} (a server under test); Jetty's threads are "requests". */
-    public static java.util.Map<String, Double> jvmThreads(long pid) {
+    /** The threads of the JVM of process {@code pid} (a server under test). */
+    public static Threads jvmThreads(long pid) {
         return threads(Long.toString(pid));
     }
 
-    private static java.util.Map<String, Double> threads(String process) {
-        java.util.Map<String, Double> byKind = new java.util.TreeMap<>();
+    private static Threads threads(String process) {
+        Map<String, Threads.ThreadTime> byId = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", process, "task"))) {
             for (Path task : tasks) {
                 String name;
@@ -101,20 +133,13 @@ public final class CpuMeter {
                         : name.startsWith("GC") || name.startsWith("G1") || name.contains("GC") ? "GC"
                         : name.startsWith("agent-wallet") || name.startsWith("HikariPool") ? "pool housekeeping"
                         : "other";
-                byKind.merge("user:" + kind, s.get()[11] / TICKS_PER_SECOND, Double::sum);
-                byKind.merge("sys:" + kind, s.get()[12] / TICKS_PER_SECOND, Double::sum);
+                byId.put(task.getFileName().toString(), new Threads.ThreadTime(kind, s.get()[11] / TICKS_PER_SECOND,
+                        s.get()[12] / TICKS_PER_SECOND));
             }
         } catch (IOException e) {
             // nothing to break down
         }
-        return byKind;
-    }
-
-    /** {@code later - earlier}, key by key. */
-    public static java.util.Map<String, Double> minus(java.util.Map<String, Double> later, java.util.Map<String, Double> earlier) {
-        java.util.Map<String, Double> delta = new java.util.TreeMap<>();
-        later.forEach((k, v) -> delta.put(k, v - earlier.getOrDefault(k, 0.0)));
-        return delta;
+        return new Threads(byId);
     }
 
     /**

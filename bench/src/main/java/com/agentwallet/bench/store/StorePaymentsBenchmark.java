@@ -271,7 +271,7 @@ public final class StorePaymentsBenchmark {
         checkpoint(jdbi);
         System.out.printf(Locale.ROOT, "service %s: measuring %d s ...%n", name, options.seconds());
         CpuMeter.Sample before = cpu.sample();
-        Map<String, Double> threadsBefore = CpuMeter.jvmThreads();
+        CpuMeter.Threads threadsBefore = CpuMeter.jvmThreads();
         ServiceRun measured = drive(payments, payers, options.threads(), Duration.ofSeconds(options.seconds()));
         ServiceRun run = new ServiceRun(measured.ok(), measured.refused(), measured.errors(), measured.seconds(),
                 measured.latenciesNanos(), measured.problems(), cpu.sample().minus(before), measured.workerCpu(),
@@ -282,7 +282,7 @@ public final class StorePaymentsBenchmark {
         if (cpu.available() && run.ok() > 0) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "user:workers %.2f, sys:workers %.2f, ",
                     run.workerUser() * 1000 / run.ok(), (run.workerCpu() - run.workerUser()) * 1000 / run.ok()));
-            CpuMeter.minus(CpuMeter.jvmThreads(), threadsBefore).forEach((kind, seconds) -> {
+            CpuMeter.jvmThreads().since(threadsBefore).forEach((kind, seconds) -> {
                 if (seconds > 0) {
                     line.append(String.format(Locale.ROOT, "%s %.2f, ", kind, seconds * 1000 / run.ok()));
                 }
