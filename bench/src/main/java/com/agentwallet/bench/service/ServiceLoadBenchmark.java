@@ -494,9 +494,9 @@ public final class ServiceLoadBenchmark {
         double compiling;
         int round = 0;
         do {
-            double before = jitSeconds(server);
+            CpuMeter.Threads before = CpuMeter.jvmThreads(server.pid());
             slice.run(round++).forEach((problem, n) -> problems.merge(problem, n, Long::sum));
-            compiling = jitSeconds(server) - before;
+            compiling = jitSeconds(server, before);
         } while (System.nanoTime() - started < minimum.toNanos()
                 || (compiling > JIT_BUSY_SECONDS && System.nanoTime() - started < limit.toNanos()));
         System.out.printf(Locale.ROOT, "  warmed up for %.0f s (the server's JIT: %.0f ms of CPU in the last 2 s)%s%n",
@@ -510,9 +510,13 @@ public final class ServiceLoadBenchmark {
         Map<String, Long> run(int round) throws InterruptedException;
     }
 
-    /** The CPU the server's compiler threads have used so far. */
-    private static double jitSeconds(LaunchedServer server) {
-        return CpuMeter.jvmThreads(server.pid()).seconds("JIT");
+    /**
+     * The CPU the server's compiler threads used since {@code earlier}, those alive now: the JVM
+     * starts and ends compiler threads as the work asks, and one that ended is left out.
+     */
+    private static double jitSeconds(LaunchedServer server, CpuMeter.Threads earlier) {
+        Map<String, Double> used = CpuMeter.jvmThreads(server.pid()).since(earlier);
+        return used.getOrDefault("user:JIT", 0.0) + used.getOrDefault("sys:JIT", 0.0);
     }
 
     @FunctionalInterface

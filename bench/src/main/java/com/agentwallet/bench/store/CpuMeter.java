@@ -72,8 +72,9 @@ public final class CpuMeter {
     }
 
     /**
-     * The CPU seconds each live thread of a JVM has used so far, by thread id, with its kind of
-     * thread: "workers", "requests" (Jetty's), "JIT", "GC", "pool housekeeping" or "other".
+     * The CPU seconds each live thread of a JVM has used so far, by thread id and start time (an id
+     * can be reused once its thread ends), with its kind of thread: "workers", "requests" (Jetty's),
+     * "JIT", "GC", "pool housekeeping" or "other".
      */
     public record Threads(Map<String, ThreadTime> byId) {
         /** One thread's kind and CPU seconds so far, user and system apart. */
@@ -95,11 +96,6 @@ public final class CpuMeter {
                 byKind.merge("sys:" + now.kind, now.system - (then == null ? 0 : then.system), Double::sum);
             });
             return byKind;
-        }
-
-        /** The CPU seconds the live threads of {@code kind} have used so far. */
-        public double seconds(String kind) {
-            return byId.values().stream().filter(t -> t.kind.equals(kind)).mapToDouble(t -> t.user + t.system).sum();
         }
     }
 
@@ -133,8 +129,8 @@ public final class CpuMeter {
                         : name.startsWith("GC") || name.startsWith("G1") || name.contains("GC") ? "GC"
                         : name.startsWith("agent-wallet") || name.startsWith("HikariPool") ? "pool housekeeping"
                         : "other";
-                byId.put(task.getFileName().toString(), new Threads.ThreadTime(kind, s.get()[11] / TICKS_PER_SECOND,
-                        s.get()[12] / TICKS_PER_SECOND));
+                byId.put(task.getFileName() + "@" + s.get()[19], new Threads.ThreadTime(kind,
+                        s.get()[11] / TICKS_PER_SECOND, s.get()[12] / TICKS_PER_SECOND));
             }
         } catch (IOException e) {
             // nothing to break down
@@ -144,7 +140,8 @@ public final class CpuMeter {
 
     /**
      * The numeric fields of /proc/[pid]/stat after the command name, indexed from 0 = state (so
-     * 1 = ppid, 11 = utime, 12 = stime, 13 = cutime, 14 = cstime); state itself reads as 0.
+     * 1 = ppid, 11 = utime, 12 = stime, 13 = cutime, 14 = cstime, 19 = start time); state itself
+     * reads as 0.
      */
     private static Optional<long[]> stat(String pid) {
         try {
