@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Random;
@@ -12,6 +13,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class Base58Test {
+    private static final String ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
     @Test
     void encodesTheEmptyInputAsTheEmptyString() {
@@ -74,6 +76,75 @@ class Base58Test {
             assertThat(Base58.decode(encoded)).as("decode(%s)", encoded)
                     .hasValueSatisfying(decoded -> assertThat(decoded).isEqualTo(bytes));
         }
+    }
+
+    /**
+     * The encoding against the definition, a number written in base 58 by {@link BigInteger}, for
+     * lengths across several 32-bit words and passes of five digits, leading zeros included.
+     */
+    @Test
+    void encodesAsTheNumberWrittenInBase58() {
+        long seed = 5858L;
+        System.out.println("Base58Test.encodesAsTheNumberWrittenInBase58 seed=" + seed);
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            byte[] bytes = new byte[random.nextInt(100)];
+            random.nextBytes(bytes);
+            int leadingZeros = bytes.length == 0 ? 0 : random.nextInt(Math.min(5, bytes.length) + 1);
+            for (int z = 0; z < leadingZeros; z++) {
+                bytes[z] = 0;
+            }
+            assertThat(Base58.encode(bytes)).as("encode(%s)", HexFormat.of().formatHex(bytes))
+                    .isEqualTo(writtenInBase58(bytes));
+        }
+    }
+
+    /**
+     * Decoding against the definition, for any text of the alphabet (not only texts this encoder
+     * wrote): its leading {@code 1}s as zero bytes, then the number the rest writes in base 58.
+     */
+    @Test
+    void decodesAsTheNumberTheTextWritesInBase58() {
+        long seed = 5859L;
+        System.out.println("Base58Test.decodesAsTheNumberTheTextWritesInBase58 seed=" + seed);
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder text = new StringBuilder("1".repeat(random.nextInt(4)));
+            int digits = random.nextInt(130);
+            for (int d = 0; d < digits; d++) {
+                text.append(ALPHABET.charAt(random.nextInt(58)));
+            }
+            int ones = 0;
+            while (ones < text.length() && text.charAt(ones) == '1') {
+                ones++;
+            }
+            BigInteger number = BigInteger.ZERO;
+            for (int d = ones; d < text.length(); d++) {
+                number = number.multiply(BigInteger.valueOf(58))
+                        .add(BigInteger.valueOf(ALPHABET.indexOf(text.charAt(d))));
+            }
+            byte[] magnitude = number.signum() == 0 ? new byte[0] : number.toByteArray();
+            int sign = magnitude.length > 0 && magnitude[0] == 0 ? 1 : 0;
+            byte[] expected = new byte[ones + magnitude.length - sign];
+            System.arraycopy(magnitude, sign, expected, ones, magnitude.length - sign);
+            assertThat(Base58.decode(text.toString())).as("decode(%s)", text)
+                    .hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(expected));
+        }
+    }
+
+    private static String writtenInBase58(byte[] bytes) {
+        StringBuilder digits = new StringBuilder();
+        BigInteger rest = new BigInteger(1, bytes);
+        BigInteger base = BigInteger.valueOf(58);
+        while (rest.signum() > 0) {
+            BigInteger[] division = rest.divideAndRemainder(base);
+            digits.append(ALPHABET.charAt(division[1].intValue()));
+            rest = division[0];
+        }
+        for (int i = 0; i < bytes.length && bytes[i] == 0; i++) {
+            digits.append('1');
+        }
+        return digits.reverse().toString();
     }
 
     @ParameterizedTest(name = "\"{0}\" is not base58")
