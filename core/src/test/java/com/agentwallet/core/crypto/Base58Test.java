@@ -9,6 +9,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Random;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,10 +68,7 @@ class Base58Test {
      */
     @Test
     void encodesAsTheNumberWrittenInBase58AndDecodesBack() {
-        long seed = 58L;
-        System.out.println("Base58Test.encodesAsTheNumberWrittenInBase58AndDecodesBack seed=" + seed);
-        Random random = new Random(seed);
-        for (int i = 0; i < 5_000; i++) {
+        forRandomCases("encodesAsTheNumberWrittenInBase58AndDecodesBack", 58L, random -> {
             byte[] bytes = new byte[random.nextInt(100)];
             random.nextBytes(bytes);
             int leadingZeros = bytes.length == 0 ? 0 : random.nextInt(Math.min(5, bytes.length) + 1);
@@ -81,7 +79,7 @@ class Base58Test {
             assertThat(encoded).as("encode(%s)", HexFormat.of().formatHex(bytes)).isEqualTo(writtenInBase58(bytes));
             assertThat(Base58.decode(encoded)).as("decode(%s)", encoded)
                     .hasValueSatisfying(decoded -> assertThat(decoded).isEqualTo(bytes));
-        }
+        });
     }
 
     /**
@@ -90,10 +88,7 @@ class Base58Test {
      */
     @Test
     void decodesAsTheNumberTheTextWritesInBase58() {
-        long seed = 5859L;
-        System.out.println("Base58Test.decodesAsTheNumberTheTextWritesInBase58 seed=" + seed);
-        Random random = new Random(seed);
-        for (int i = 0; i < 5_000; i++) {
+        forRandomCases("decodesAsTheNumberTheTextWritesInBase58", 5859L, random -> {
             StringBuilder text = new StringBuilder("1".repeat(random.nextInt(4)));
             int digits = random.nextInt(130);
             for (int d = 0; d < digits; d++) {
@@ -114,6 +109,15 @@ class Base58Test {
             System.arraycopy(magnitude, sign, expected, ones, magnitude.length - sign);
             assertThat(Base58.decode(text.toString())).as("decode(%s)", text)
                     .hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(expected));
+        });
+    }
+
+    /** Runs {@code check} 5,000 times on one seeded source of randomness, printing the seed for a rerun. */
+    private static void forRandomCases(String test, long seed, Consumer<Random> check) {
+        System.out.println("Base58Test." + test + " seed=" + seed);
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            check.accept(random);
         }
     }
 
