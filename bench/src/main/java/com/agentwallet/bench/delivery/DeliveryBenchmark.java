@@ -8,6 +8,7 @@ import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
 import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.MachineCpu;
+import com.agentwallet.bench.store.CpuMeter;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.agentwallet.bootstrap.WebhookWorkers;
 import com.agentwallet.core.CoreSettings;
@@ -282,12 +283,12 @@ public final class DeliveryBenchmark {
         statements.reset();
         MachineCpu cpuBefore = MachineCpu.now();
         double jvmBefore = BenchmarkSupport.processCpuSeconds();
-        Map<Long, ThreadCpu> threadsBefore = threadCpu();
+        CpuMeter.Threads threadsBefore = threadCpu();
         long jitBefore = jit.getTotalCompilationTime();
         sleepUntil(windowEnd);
         MachineCpu cpuAfter = MachineCpu.now();
         double jvmCpu = BenchmarkSupport.processCpuSeconds() - jvmBefore;
-        Map<String, Double> threads = threadCpu(threadsBefore, threadCpu());
+        Map<String, Double> threads = threadCpu().byKindSince(threadsBefore);
         threads.put("JIT, GC, VM", jvmCpu - threads.values().stream().mapToDouble(Double::doubleValue).sum());
         long jitMillis = jit.getTotalCompilationTime() - jitBefore;
         List<StatementTimes.Kind> kinds = statements.kinds();
@@ -301,14 +302,10 @@ public final class DeliveryBenchmark {
         return new Window(windowStart, windowEnd, busy, jvmCpu, threads, jitMillis, kinds, plan);
     }
 
-    /** A Java thread's CPU seconds so far, and what it does. */
-    private record ThreadCpu(String kind, double seconds) {
-    }
-
     /** This JVM's Java threads, by id. */
-    private static Map<Long, ThreadCpu> threadCpu() {
+    private static CpuMeter.Threads threadCpu() {
         ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Map<Long, ThreadCpu> threads = new TreeMap<>();
+        Map<String, CpuMeter.Threads.ThreadTime> threads = new TreeMap<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             long nanos = bean.getThreadCpuTime(thread.getId());
             if (nanos > 0) {
@@ -318,18 +315,12 @@ public final class DeliveryBenchmark {
                         : name.startsWith("webhook-receiver") || name.startsWith("HTTP-Dispatcher") ? "receiver"
                         : name.startsWith("producer-") ? "producers"
                         : "other Java threads";
-                threads.put(thread.getId(), new ThreadCpu(kind, nanos / 1e9));
+                long userNanos = bean.getThreadUserTime(thread.getId());
+                threads.put(Long.toString(thread.getId()),
+                        new CpuMeter.Threads.ThreadTime(kind, userNanos / 1e9, (nanos - userNanos) / 1e9));
             }
         }
-        return threads;
-    }
-
-    /** CPU seconds by kind of thread between two samples; a thread that ended in between is missed. */
-    private static Map<String, Double> threadCpu(Map<Long, ThreadCpu> before, Map<Long, ThreadCpu> after) {
-        Map<String, Double> byKind = new TreeMap<>();
-        after.forEach((id, thread) -> byKind.merge(thread.kind(),
-                thread.seconds() - Optional.ofNullable(before.get(id)).map(ThreadCpu::seconds).orElse(0.0), Double::sum));
-        return byKind;
+        return new CpuMeter.Threads(threads);
     }
 
     /**

@@ -53,9 +53,7 @@ final class LoadDriver {
     /** The CPU seconds the three processes have used so far, and the server's threads'. */
     private record CpuSoFar(double loadGenerator, double serverJvm, double postgres, CpuMeter.Threads serverThreads) {
         CpuUse since(CpuSoFar earlier) {
-            Map<String, Double> threads = new TreeMap<>();
-            serverThreads.since(earlier.serverThreads).forEach((kind, seconds) ->
-                    threads.merge(kind.substring(kind.indexOf(':') + 1), seconds, Double::sum));
+            Map<String, Double> threads = serverThreads.byKindSince(earlier.serverThreads);
             double ended = serverJvm - earlier.serverJvm - threads.values().stream().mapToDouble(Double::doubleValue).sum();
             if (ended > 0) {
                 threads.put("threads that ended", ended);

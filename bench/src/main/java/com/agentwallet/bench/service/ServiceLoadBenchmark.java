@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -116,8 +117,7 @@ public final class ServiceLoadBenchmark {
                     case "--server-jvm" -> serverJvm = Arrays.stream(BenchmarkSupport.value(args, ++i).trim()
                             .split("\\s+")).filter(s -> !s.isEmpty()).toList();
                     case "--pool" -> pool = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
-                    case "--clients" -> clients = Arrays.stream(BenchmarkSupport.value(args, ++i).split(","))
-                            .map(String::trim).map(Integer::parseInt).toList();
+                    case "--clients" -> clients = commaSeparated(BenchmarkSupport.value(args, ++i), Integer::parseInt);
                     case "--warmup" -> warmup = BenchmarkSupport.notNegative(args, ++i);
                     case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
                     case "--read-seconds" -> readSeconds = BenchmarkSupport.positive(args, ++i);
@@ -126,8 +126,8 @@ public final class ServiceLoadBenchmark {
                     case "--no-export" -> exportRows = 0;
                     case "--no-pgbench" -> pgbench = false;
                     case "--open-rate" -> openRate = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
-                    case "--curve" -> curve = Arrays.stream(BenchmarkSupport.value(args, ++i).split(","))
-                            .map(String::trim).map(Double::parseDouble).sorted().toList();
+                    case "--curve" -> curve = commaSeparated(BenchmarkSupport.value(args, ++i), Double::parseDouble)
+                            .stream().sorted().toList();
                     case "-h", "--help" -> {
                         System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10\"] "
                                 + "[--pool N] [--clients 16,32,64] [--warmup 10] [--seconds 15] [--read-seconds 8] "
@@ -146,6 +146,10 @@ public final class ServiceLoadBenchmark {
             }
             return new Options(serverJar, serverJvm, pool, clients, warmup, seconds, readSeconds, exportRows,
                     exportJson, pgbench, openRate, curve);
+        }
+
+        private static <T> List<T> commaSeparated(String value, Function<String, T> parse) {
+            return Arrays.stream(value.split(",")).map(String::trim).map(parse).toList();
         }
 
         int runWarmup() {
@@ -515,8 +519,7 @@ public final class ServiceLoadBenchmark {
      * starts and ends compiler threads as the work asks, and one that ended is left out.
      */
     private static double jitSeconds(LaunchedServer server, CpuMeter.Threads earlier) {
-        Map<String, Double> used = CpuMeter.jvmThreads(server.pid()).since(earlier);
-        return used.getOrDefault("user:JIT", 0.0) + used.getOrDefault("sys:JIT", 0.0);
+        return CpuMeter.jvmThreads(server.pid()).byKindSince(earlier).getOrDefault("JIT", 0.0);
     }
 
     @FunctionalInterface

@@ -72,9 +72,10 @@ public final class CpuMeter {
     }
 
     /**
-     * The CPU seconds each live thread of a JVM has used so far, by thread id and start time (an id
-     * can be reused once its thread ends), with its kind of thread: "workers", "requests" (Jetty's),
-     * "JIT", "GC", "pool housekeeping" or "other".
+     * The CPU seconds each live thread of a JVM has used so far, by an id that names one thread for
+     * the JVM's life (from /proc its thread id and start time, as Linux reuses ids of threads that
+     * ended), with its kind of thread; from /proc: "workers", "requests" (Jetty's), "JIT", "GC",
+     * "pool housekeeping" or "other".
      */
     public record Threads(Map<String, ThreadTime> byId) {
         /** One thread's kind and CPU seconds so far, user and system apart. */
@@ -89,11 +90,24 @@ public final class CpuMeter {
          * against the threads still alive.
          */
         public Map<String, Double> since(Threads earlier) {
+            return used(earlier, true);
+        }
+
+        /** {@link #since}, user and system time together: "workers", "JIT", ... */
+        public Map<String, Double> byKindSince(Threads earlier) {
+            return used(earlier, false);
+        }
+
+        private Map<String, Double> used(Threads earlier, boolean apart) {
             Map<String, Double> byKind = new TreeMap<>();
             byId.forEach((id, now) -> {
-                ThreadTime then = earlier.byId.get(id);
-                byKind.merge("user:" + now.kind, now.user - (then == null ? 0 : then.user), Double::sum);
-                byKind.merge("sys:" + now.kind, now.system - (then == null ? 0 : then.system), Double::sum);
+                ThreadTime then = earlier.byId.getOrDefault(id, new ThreadTime(now.kind, 0, 0));
+                if (apart) {
+                    byKind.merge("user:" + now.kind, now.user - then.user, Double::sum);
+                    byKind.merge("sys:" + now.kind, now.system - then.system, Double::sum);
+                } else {
+                    byKind.merge(now.kind, now.user + now.system - then.user - then.system, Double::sum);
+                }
             });
             return byKind;
         }
