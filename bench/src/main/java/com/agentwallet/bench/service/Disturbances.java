@@ -15,6 +15,7 @@ import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,10 +30,13 @@ import java.util.stream.Stream;
  * when the run began or ended, and the tables whose vacuum or analyze counts moved in between). And
  * how long the service's database transactions stayed open, sampled from {@code pg_stat_activity}
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
- * PostgreSQL's or the server's. And the deadlocks PostgreSQL broke meanwhile (each after waiting
- * {@code deadlock_timeout}, a second), as its statistics counted them by the end of the run. And how
- * busy the whole machine was (stolen time counted as busy), and how much of its time the hypervisor
- * took for other guests (steal): a stall of the machine shows there, not in any process's own time.
+ * PostgreSQL's or the server's; for the longest seen, what its backend was doing then (running a
+ * statement or idle in the transaction, waiting for what, on which statement). And the deadlocks
+ * PostgreSQL broke meanwhile (each after waiting {@code deadlock_timeout}, a second), as its
+ * statistics counted them by the end of the run. And how busy the whole machine was (stolen time
+ * counted as busy), and how much of its time the hypervisor took for other guests (steal): a stall
+ * of the machine shows there, not in any process's own time. And the machine's context switches for
+ * each request: how often a request's work hands the cores from one thread or process to another.
  * And the WAL PostgreSQL wrote over the run divided by its requests, in bytes and in full-page
  * images (a page's first change after a checkpoint writes the whole page), from
  * {@code pg_stat_wal}: all of it, an autovacuum's included.
@@ -45,10 +49,15 @@ final class Disturbances {
     private static final Pattern WORKER = Pattern.compile("^autovacuum: (.+?) (?:\\w+\\.)?(\\w+)(?: \\(.*\\))?$");
 
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(20);
-    /** The age of the oldest transaction open on another connection than this one, in ms, 0 if none. */
-    private static final String OLDEST_OPEN = "SELECT coalesce(max(extract(epoch FROM clock_timestamp() - xact_start)) "
-            + "* 1000, 0) FROM pg_stat_activity WHERE backend_type = 'client backend' AND xact_start IS NOT NULL "
-            + "AND pid <> pg_backend_pid()";
+    /**
+     * The oldest transaction open on another connection than this one: its age in ms, its backend's
+     * state, what that backend waits for, and the start of its statement (the last one it ran, if idle).
+     */
+    private static final String OLDEST_OPEN = "SELECT extract(epoch FROM clock_timestamp() - xact_start) * 1000, state, "
+            + "coalesce(wait_event_type || ':' || wait_event, 'no wait'), "
+            + "left(btrim(regexp_replace(query, '\\s+', ' ', 'g')), 60) "
+            + "FROM pg_stat_activity WHERE backend_type = 'client backend' AND xact_start IS NOT NULL "
+            + "AND pid <> pg_backend_pid() ORDER BY xact_start LIMIT 1";
 
     /** The state at the start of a run, and the sampler of its open transactions. */
     record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open,
@@ -75,7 +84,8 @@ final class Disturbances {
     /**
      * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, the
      * longest the service's database transactions were seen open, the deadlocks broken, the
-     * machine's busy and stolen shares, and the WAL written for each of the run's {@code requests}.
+     * machine's busy and stolen shares, and the context switches and WAL for each of the run's
+     * {@code requests}.
      */
     String since(Start start, long requests) {
         MachineCpu machine = MachineCpu.now();
@@ -93,12 +103,13 @@ final class Disturbances {
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
-                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen; "
-                        + "WAL a request %.1f kB, %.2f full-page images",
+                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen, %.1f context "
+                        + "switches a request; WAL a request %.1f kB, %.2f full-page images",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
                 vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks(),
                 machine.busySince(start.machine()) * 100, machine.stolenSince(start.machine()) * 100,
+                perRequest(machine.switchesSince(start.machine()), requests),
                 perRequest(wal.bytes() - start.wal().bytes(), requests) / 1000,
                 perRequest(wal.fullPages() - start.wal().fullPages(), requests));
     }
@@ -157,9 +168,14 @@ final class Disturbances {
      * open on the service's connections, from a thread and a connection of its own.
      */
     static final class OpenTransactions {
+        /** One sample's oldest transaction: age, its backend's state and wait, its statement's start. */
+        private record Oldest(double ms, String state, String waiting, String statement) {
+        }
+
         private final Thread thread;
         private volatile boolean stopped;
         private double longest;
+        private Oldest seenLongest;
         private double sum;
         private long samples;
         private RuntimeException failure;
@@ -174,9 +190,14 @@ final class Disturbances {
             try {
                 jdbi.useHandle(handle -> {
                     while (!stopped) {
-                        double age = handle.createQuery(OLDEST_OPEN).mapTo(Double.class).one();
+                        Optional<Oldest> oldest = handle.createQuery(OLDEST_OPEN).map((rows, ctx) -> new Oldest(
+                                rows.getDouble(1), rows.getString(2), rows.getString(3), rows.getString(4))).findOne();
+                        double age = oldest.map(Oldest::ms).orElse(0.0);
                         synchronized (this) {
-                            longest = Math.max(longest, age);
+                            if (age > longest) {
+                                longest = age;
+                                seenLongest = oldest.get();
+                            }
                             sum += age;
                             samples++;
                         }
@@ -205,7 +226,9 @@ final class Disturbances {
                     throw new IllegalStateException("sampling the open transactions failed", failure);
                 }
                 return String.format(Locale.ROOT, "oldest open database transaction, sampled every %d ms: "
-                                + "longest %.1f ms, mean %.1f ms (%d samples)", SAMPLE_EVERY.toMillis(), longest,
+                                + "longest %.1f ms%s, mean %.1f ms (%d samples)", SAMPLE_EVERY.toMillis(), longest,
+                        seenLongest == null ? "" : String.format(Locale.ROOT, " (seen then: %s, %s, \"%s\")",
+                                seenLongest.state(), seenLongest.waiting(), seenLongest.statement()),
                         samples == 0 ? 0 : sum / samples, samples);
             }
         }
