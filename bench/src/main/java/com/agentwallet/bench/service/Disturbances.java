@@ -32,11 +32,14 @@ import java.util.stream.Stream;
  * every 20 ms on a connection of the tool's own (about 50 small queries a second): whether a tail is
  * PostgreSQL's or the server's; for the longest seen, what its backend was doing then (running a
  * statement or idle in the transaction, waiting for what, on which statement). And the deadlocks
- * PostgreSQL broke meanwhile (each after waiting {@code deadlock_timeout}, a second), as its
- * statistics counted them by the end of the run. And how busy the whole machine was (stolen time
- * counted as busy), and how much of its time the hypervisor took for other guests (steal): a stall
- * of the machine shows there, not in any process's own time. And the machine's context switches for
- * each request: how often a request's work hands the cores from one thread or process to another.
+ * PostgreSQL broke meanwhile (each after waiting {@code deadlock_timeout}, a second), and the
+ * transactions its database committed for each request (every commit: the service's, its webhook
+ * workers' and this tool's sampling, about 50 a second, included), as its statistics counted them
+ * by the end of the run (a backend reports them at most once a second): the fewer, the more payments
+ * each transaction carried. And how busy the whole machine was (stolen time counted as busy), and
+ * how much of its time the hypervisor took for other guests (steal): a stall of the machine shows
+ * there, not in any process's own time. And the machine's context switches for each request: how
+ * often a request's work hands the cores from one thread or process to another.
  * And the WAL PostgreSQL wrote over the run divided by its requests, in bytes and in full-page
  * images (a page's first change after a checkpoint writes the whole page), from
  * {@code pg_stat_wal}: all of it, an autovacuum's included.
@@ -60,8 +63,12 @@ final class Disturbances {
             + "AND pid <> pg_backend_pid() ORDER BY xact_start LIMIT 1";
 
     /** The state at the start of a run, and the sampler of its open transactions. */
-    record Start(Instant at, List<String> running, Map<String, Long> counts, long deadlocks, OpenTransactions open,
+    record Start(Instant at, List<String> running, Map<String, Long> counts, Database database, OpenTransactions open,
                  LoadGeneratorJvm.Pauses ownPauses, MachineCpu machine, Wal wal) {
+    }
+
+    /** The service's database's counts since its statistics began: deadlocks broken, transactions committed. */
+    record Database(long deadlocks, long commits) {
     }
 
     /** The WAL PostgreSQL has written since its statistics began: bytes, and full-page images. */
@@ -77,19 +84,20 @@ final class Disturbances {
     }
 
     Start start() {
-        return new Start(Instant.now(), running(), counts(), deadlocks(), new OpenTransactions(jdbi),
+        return new Start(Instant.now(), running(), counts(), database(), new OpenTransactions(jdbi),
                 LoadGeneratorJvm.pauses(), MachineCpu.now(), wal());
     }
 
     /**
      * One line: the GC pauses that ended during the run, the autovacuum work it overlapped, the
      * longest the service's database transactions were seen open, the deadlocks broken, the
-     * machine's busy and stolen shares, and the context switches and WAL for each of the run's
-     * {@code requests}.
+     * database's commits for each of the run's {@code requests}, the machine's busy and stolen
+     * shares, and the context switches and WAL for each request.
      */
     String since(Start start, long requests) {
         MachineCpu machine = MachineCpu.now();
         Wal wal = wal();
+        Database database = database();
         String open = start.open().stop();
         Instant end = Instant.now();
         Map<String, Long> counts = counts();
@@ -103,11 +111,14 @@ final class Disturbances {
         DoubleSummaryStatistics pauses = pauses(start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
-                        + "all); autovacuum %s; %s; deadlocks %d; the machine %.0f %% busy, %.1f %% stolen, %.1f context "
-                        + "switches a request; WAL a request %.1f kB, %.2f full-page images",
+                        + "all); autovacuum %s; %s; deadlocks %d; database commits a request %.2f; the machine %.0f %% "
+                        + "busy, %.1f %% stolen, %.1f context switches a request; WAL a request %.1f kB, %.2f full-page "
+                        + "images",
                 pauses.getCount(), pauses.getCount() == 0 ? "" : String.format(Locale.ROOT,
                         " (longest %.1f ms, %.1f ms in all)", pauses.getMax(), pauses.getSum()), own.count(), own.ms(),
-                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open, deadlocks() - start.deadlocks(),
+                vacuums.isEmpty() ? "none" : String.join(", ", vacuums), open,
+                database.deadlocks() - start.database().deadlocks(),
+                perRequest(database.commits() - start.database().commits(), requests),
                 machine.busySince(start.machine()) * 100, machine.stolenSince(start.machine()) * 100,
                 perRequest(machine.switchesSince(start.machine()), requests),
                 perRequest(wal.bytes() - start.wal().bytes(), requests) / 1000,
@@ -147,10 +158,9 @@ final class Disturbances {
                 .toList();
     }
 
-    /** The deadlocks PostgreSQL has broken in the service's database since its statistics began. */
-    private long deadlocks() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT deadlocks FROM pg_stat_database WHERE datname = "
-                + "current_database()").mapTo(Long.class).one());
+    private Database database() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT deadlocks, xact_commit FROM pg_stat_database WHERE datname = "
+                + "current_database()").map((rows, ctx) -> new Database(rows.getLong(1), rows.getLong(2))).one());
     }
 
     /** The autovacuum and autoanalyze counts of every table, keyed like {@link #running}. */
