@@ -38,9 +38,10 @@ import static java.util.Objects.requireNonNull;
  * not from the isolation level. Rows are locked {@code FOR NO KEY UPDATE}: it serialises changes of
  * a row as {@code FOR UPDATE} does, but does not wait for the key-share locks that inserting a row
  * referencing it takes (an event referencing its organisation), which would break the core's lock
- * order and deadlock. A unit of work whose connection could not be had or broke (see
- * {@link #connectionLoss}) fails as {@link StorageUnavailableException}, rolled back whole by
- * PostgreSQL, so that callers can tell it from a fault of the service and retry.
+ * order and deadlock. A unit of work whose connection could not be had or broke, or that PostgreSQL
+ * ended for a reason of the moment (see {@link #unavailability}), fails as
+ * {@link StorageUnavailableException}, rolled back whole by PostgreSQL, so that callers can tell it
+ * from a fault of the service and retry.
  */
 public final class JdbiStorage implements Storage {
     /**
@@ -49,6 +50,15 @@ public final class JdbiStorage implements Storage {
      * or is not accepting connections yet.
      */
     private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03");
+    /**
+     * SQLStates of a transaction PostgreSQL ended and rolled back whole for a reason of the moment,
+     * on a connection that stays usable: chosen as a deadlock's victim, a serialization failure, a
+     * lock not had within {@code lock_timeout}, or a statement cancelled ({@code statement_timeout},
+     * {@code pg_cancel_backend}). The service's own transactions take their locks in one order and
+     * set no timeouts, so these come from outside it: an operator's session or migration holding
+     * locks, or timeouts set on the database or its role.
+     */
+    private static final Set<String> ROLLED_BACK_NOW = Set.of("40001", "40P01", "55P03", "57014");
     /** Causes looked through; a cycle in a broken chain must not loop forever. */
     private static final int MAX_CAUSES = 20;
 
@@ -73,28 +83,32 @@ public final class JdbiStorage implements Storage {
         try {
             return unitOfWork.get();
         } catch (RuntimeException e) {
-            Optional<SQLException> lost = connectionLoss(e);
-            if (lost.isPresent()) {
-                throw new StorageUnavailableException("The database connection failed (SQLState "
-                        + lost.get().getSQLState() + "): " + lost.get().getMessage(), e);
+            Optional<SQLException> unavailable = unavailability(e);
+            if (unavailable.isPresent()) {
+                SQLException cause = unavailable.get();
+                throw new StorageUnavailableException((ROLLED_BACK_NOW.contains(cause.getSQLState())
+                        ? "The database rolled the work back" : "The database connection failed")
+                        + " (SQLState " + cause.getSQLState() + "): " + cause.getMessage(), e);
             }
             throw e;
         }
     }
 
     /**
-     * The cause that shows the connection was lost or could not be had: the pool timed out, the driver
-     * found the connection closed or broken (SQLState class 08), or the server ended the backend. Only
-     * the cause chain counts: a failure of the work itself whose rollback then met a dead connection
-     * (a suppressed exception) stays what it was.
+     * The cause that shows the unit of work failed for a reason of the moment, not of the work: the
+     * connection was lost or could not be had (the pool timed out, the driver found the connection
+     * closed or broken, SQLState class 08, or the server ended the backend), or PostgreSQL rolled the
+     * transaction back as {@link #ROLLED_BACK_NOW} lists. Only the cause chain counts: a failure of
+     * the work itself whose rollback then met a dead connection (a suppressed exception) stays what it
+     * was.
      */
-    static Optional<SQLException> connectionLoss(Throwable failure) {
+    static Optional<SQLException> unavailability(Throwable failure) {
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
             if (cause instanceof SQLException sql && (sql instanceof SQLTransientConnectionException
                     || sql instanceof SQLNonTransientConnectionException
-                    || sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || SERVER_GONE.contains(sql.getSQLState())))) {
+                    || sql.getSQLState() != null && (sql.getSQLState().startsWith("08")
+                    || SERVER_GONE.contains(sql.getSQLState()) || ROLLED_BACK_NOW.contains(sql.getSQLState())))) {
                 return Optional.of(sql);
             }
         }

@@ -14,6 +14,7 @@ import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.junit.jupiter.api.AfterAll;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.Test;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static com.agentwallet.adapters.persistence.PgBooks.number;
@@ -38,8 +41,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A database connection cut in the middle of a unit of work, on PostgreSQL: the server terminates
  * the backend ({@code pg_terminate_backend}, as a failover or restart does) right after a chosen
  * statement. The unit of work fails as {@link StorageUnavailableException}, nothing of it is kept,
- * the pool replaces the dead connection, and the retry with the same idempotency key pays once.
- * Failures that are not a lost connection keep their own exception.
+ * the pool replaces the dead connection, and the retry with the same idempotency key pays once. So
+ * does a unit of work PostgreSQL rolls back as a deadlock's victim, here with a session from outside
+ * the service. Failures of the work itself keep their own exception.
  */
 class ConnectionLossTest {
     private static final String PAYEE = Addresses.external("payee");
@@ -138,6 +142,42 @@ class ConnectionLossTest {
     }
 
     @Test
+    void aPaymentPostgresChoseAsADeadlocksVictimLeavesNothingAndItsRetryPaysOnce() throws Exception {
+        long eventsBefore = events();
+        CompletableFuture<PaymentResult> payment;
+        try (Handle operator = outside.open()) {
+            operator.begin();
+            // The operator's session waits longer before it looks for a deadlock, so the payment, which
+            // waits first, is the one PostgreSQL rolls back.
+            operator.execute("SET LOCAL deadlock_timeout = '60s'");
+            operator.execute("LOCK TABLE outbox_events IN EXCLUSIVE MODE");
+            payment = CompletableFuture.supplyAsync(() -> core.payments.pay(thirtyWithKey()).value());
+            PgBooks.await("the payment waits to write its event", Duration.ofSeconds(10), () -> operator.createQuery(
+                    "SELECT count(*) FROM pg_locks WHERE relation = 'outbox_events'::regclass AND NOT granted")
+                    .mapTo(Long.class).one() == 1);
+            operator.createQuery("SELECT id FROM wallets WHERE id = :id FOR UPDATE")
+                    .bind("id", wallet.wallet().id().value()).mapTo(String.class).one();
+            operator.rollback();
+        }
+
+        assertThatThrownBy(payment::join)
+                .hasCauseInstanceOf(StorageUnavailableException.class)
+                .hasMessageContaining("rolled the work back (SQLState 40P01)");
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).as("no debit").isEqualTo(HUNDRED);
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'payment'")).as("no transaction").isZero();
+        assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys")).as("the key stays unused").isZero();
+        assertThat(events()).as("no event").isEqualTo(eventsBefore);
+        assertThat(paysExecuted()).as("nothing went to the ledger").isZero();
+
+        PaymentResult retried = core.payments.pay(thirtyWithKey()).value();
+
+        assertThat(retried.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(retried.replayed()).isFalse();
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).as("debited once").isEqualTo(HUNDRED - THIRTY);
+        assertThat(paysExecuted()).isOne();
+    }
+
+    @Test
     void aFailureOfTheWorkItselfIsNoConnectionLoss() {
         assertThatThrownBy(() -> new JdbiStorage(jdbi).inTransaction(stores -> {
             stores.organisations().insert(stores.organisations().find(org).orElseThrow());
@@ -158,14 +198,20 @@ class ConnectionLossTest {
     }
 
     @Test
-    void aConnectionThePoolCouldNotProvideIsAConnectionLoss() {
+    void aConnectionThePoolCouldNotProvideOrAWorkPostgresRolledBackForTheMomentIsUnavailability() {
         SQLException timedOut = new SQLTransientConnectionException("agent-wallet - Connection is not available");
 
-        assertThat(JdbiStorage.connectionLoss(new ConnectionException(timedOut))).contains(timedOut);
-        assertThat(JdbiStorage.connectionLoss(new IllegalStateException(new SQLException("broken pipe", "08006"))))
+        assertThat(JdbiStorage.unavailability(new ConnectionException(timedOut))).contains(timedOut);
+        assertThat(JdbiStorage.unavailability(new IllegalStateException(new SQLException("broken pipe", "08006"))))
                 .isPresent();
-        assertThat(JdbiStorage.connectionLoss(new IllegalStateException(new SQLException("duplicate", "23505"))))
-                .isEmpty();
+        for (String rolledBack : List.of("40001", "40P01", "55P03", "57014")) {
+            assertThat(JdbiStorage.unavailability(new IllegalStateException(new SQLException("now", rolledBack))))
+                    .as(rolledBack).isPresent();
+        }
+        for (String ownFault : List.of("23505", "23514", "22003", "42P01")) {
+            assertThat(JdbiStorage.unavailability(new IllegalStateException(new SQLException("fault", ownFault))))
+                    .as(ownFault).isEmpty();
+        }
     }
 
     private PayCommand thirtyWithKey() {

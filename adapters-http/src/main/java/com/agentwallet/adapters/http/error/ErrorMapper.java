@@ -60,7 +60,8 @@ public final class ErrorMapper implements ExceptionMapper<Throwable> {
         if (failure instanceof StorageUnavailableException || failure instanceof LedgerUnavailableException) {
             LOG.warn("Answered 503 service_unavailable: {}", failure.getMessage());
             return ApiException.unavailable(failure instanceof StorageUnavailableException
-                    ? "The database connection broke while serving the request; nothing is half-done. Retry it: a"
+                    ? "The database could not complete the request (its connection broke, or it rolled the work"
+                    + " back for a reason of the moment); nothing is half-done. Retry it: a"
                     + " payment with the same idempotency_key is booked at most once"
                     : "The ledger did not confirm; nothing was changed. Retry the request");
         }
