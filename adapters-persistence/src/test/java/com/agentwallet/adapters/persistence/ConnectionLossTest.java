@@ -136,7 +136,7 @@ class ConnectionLossTest {
     }
 
     @Test
-    void aPaymentPostgresChoseAsADeadlocksVictimLeavesNothingAndItsRetryPaysOnce() throws Exception {
+    void aPaymentPostgresChoseAsADeadlocksVictimLeavesNothingAndItsRetryPaysOnce() {
         long eventsBefore = events();
         CompletableFuture<PaymentResult> payment;
         try (Handle operator = outside.open()) {
