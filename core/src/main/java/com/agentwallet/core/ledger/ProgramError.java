@@ -30,7 +30,9 @@ public enum ProgramError implements WireNamed {
     PROOF_MISMATCH(16),
     ESCROW_NOT_DUE(17),
     INVALID_ARGUMENT(18),
-    ESCROW_DISPUTED(19);
+    ESCROW_DISPUTED(19),
+    /** A release or dispute that reached the program at or after the escrow's deadline: only a refund is left. */
+    ESCROW_EXPIRED(20);
 
     private final int code;
 
