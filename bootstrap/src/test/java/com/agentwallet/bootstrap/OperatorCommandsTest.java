@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
@@ -106,18 +107,18 @@ class OperatorCommandsTest {
     void theClockworkRefundsATimedOutEscrowOnItsOwn() {
         OrgId org = someActivity();
         EscrowService escrows = injector.getInstance(EscrowService.class);
-        Escrow escrow = escrows.list(org, EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
+        Escrow escrow = escrows.list(Requester.of(org), EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
         Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
                 injector.getInstance(PaymentService.class), injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
                 configuration.getClockwork());
 
         clockwork.tick();
-        assertThat(escrows.get(org, escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
+        assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
         clock.advance(Duration.ofSeconds(60));
         clockwork.tick();
 
-        assertThat(escrows.get(org, escrow.id()).value().status()).isEqualTo(EscrowStatus.REFUNDED);
+        assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.REFUNDED);
     }
 
     /** An organisation with a funded wallet that paid once and locked an escrow timing out in 60 s. */

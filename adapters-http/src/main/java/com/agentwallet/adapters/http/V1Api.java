@@ -1,6 +1,6 @@
 package com.agentwallet.adapters.http;
 
-import com.agentwallet.adapters.http.auth.ApiKeyAuthentication;
+import com.agentwallet.adapters.http.auth.BearerAuthentication;
 import com.agentwallet.adapters.http.auth.RoleCheck;
 import com.agentwallet.adapters.http.error.ErrorMapper;
 import com.agentwallet.adapters.http.json.ApiJson;
@@ -60,14 +60,15 @@ public final class V1Api {
         jersey.setUrlPattern(URL_PATTERN);
         Edge edge = new Edge(parts.ids(), parts.rateLimits(), parts.trustForwardedProto(), parts.maxRequestBytes());
         jersey.register(edge);
-        jersey.register(new ApiKeyAuthentication(parts.apiKeys(), edge));
-        jersey.register(new RoleCheck());
+        jersey.register(new BearerAuthentication(parts.apiKeys(), parts.sessionTokens(), edge));
+        jersey.register(new RoleCheck(parts.wallets()::isSessionLive));
         jersey.register(new QueryFree());
         jersey.register(new SnakeCaseKeys(mapper));
         jersey.register(new ErrorMapper());
         jersey.register(new WalletResource(parts.wallets(), parts.payments(), parts.sessionTokens()));
-        jersey.register(new PaymentResource(parts.payments(), parts.sessionTokens(), mapper));
-        jersey.register(new EscrowResource(parts.escrows(), parts.sessionTokens()));
+        PaymentResource payments = new PaymentResource(parts.payments(), parts.sessionTokens(), mapper);
+        jersey.register(payments);
+        jersey.register(new EscrowResource(parts.escrows(), payments));
         jersey.register(new PolicyResource(parts.policies()));
         jersey.register(new RecipientResource(parts.policies()));
         jersey.register(new TransactionResource(parts.payments(), parts.exports()));

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.sim;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
@@ -88,7 +89,7 @@ class SimOrphanedDisputeTest {
         clock.advance(Duration.ofMinutes(2));
         assertThat(core.escrows.refundTimedOut(10)).isOne();
 
-        Escrow refunded = core.escrows.get(org, escrow.id()).value();
+        Escrow refunded = core.escrows.get(Requester.of(org), escrow.id()).value();
         assertThat(refunded.status()).isEqualTo(EscrowStatus.REFUNDED);
         assertThat(payout(refunded).status()).as("the refund is not left pending").isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(chain.balance(new LedgerAccount.Vault(escrow.id(), wallet.wallet().address()))).isEqualTo(Usdc.ZERO);
@@ -102,7 +103,7 @@ class SimOrphanedDisputeTest {
     void anEscrowCompletedWithItsProofAfterADisputeTheBooksLostPaysTheReceiver() {
         Escrow escrow = lockedWithADisputeTheBooksLost();
 
-        Escrow released = core.escrows.complete(org, escrow.id(), Proof.OUTPUT_HASH, TASK_OUTPUT).value();
+        Escrow released = core.escrows.complete(Requester.of(org), escrow.id(), Proof.OUTPUT_HASH, TASK_OUTPUT).value();
 
         assertThat(released.status()).isEqualTo(EscrowStatus.RELEASED);
         assertThat(payout(released).status()).as("the release is not left pending").isEqualTo(TransactionStatus.CONFIRMED);
@@ -120,10 +121,10 @@ class SimOrphanedDisputeTest {
         assertThat(escrow.status()).isEqualTo(EscrowStatus.LOCKED);
 
         cutAtCommit.set(true);
-        assertThatThrownBy(() -> core.escrows.dispute(org, escrow.id(), "not delivered", Hashing.sha256Hex("evidence")))
+        assertThatThrownBy(() -> core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", Hashing.sha256Hex("evidence")))
                 .isInstanceOf(StorageUnavailableException.class);
 
-        assertThat(core.escrows.get(org, escrow.id()).value().status()).as("in the books").isEqualTo(EscrowStatus.LOCKED);
+        assertThat(core.escrows.get(Requester.of(org), escrow.id()).value().status()).as("in the books").isEqualTo(EscrowStatus.LOCKED);
         return escrow;
     }
 

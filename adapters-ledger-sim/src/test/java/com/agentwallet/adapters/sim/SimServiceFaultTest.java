@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.sim;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
@@ -210,7 +211,7 @@ class SimServiceFaultTest {
                 return tx.status().wireName();
             }
             if (random.nextInt(5) == 0) {
-                core.payments.reject(tx.orgId(), tx.id(), "not today").value();
+                core.payments.reject(tx.orgId(), tx.id(), "not today", TestCoSigner.APPROVER).value();
                 return "co-sign rejected";
             }
             String signature = from.org().signer().sign(tx.coSign().orElseThrow().payload());
@@ -248,7 +249,7 @@ class SimServiceFaultTest {
                 return "none locked";
             }
             String proof = escrow.get().expectedProof().orElse(Hashing.sha256Hex("any output"));
-            Result<Escrow> result = core.escrows.complete(escrow.get().orgId(), escrow.get().id(), Proof.OUTPUT_HASH, proof);
+            Result<Escrow> result = core.escrows.complete(Requester.of(escrow.get().orgId()), escrow.get().id(), Proof.OUTPUT_HASH, proof);
             return result.isOk() ? result.value().status().wireName() : result.rejection().code();
         }
 
@@ -258,7 +259,7 @@ class SimServiceFaultTest {
                 return "none locked";
             }
             try {
-                Result<Escrow> result = core.escrows.dispute(escrow.get().orgId(), escrow.get().id(), "not delivered",
+                Result<Escrow> result = core.escrows.dispute(Requester.of(escrow.get().orgId()), escrow.get().id(), "not delivered",
                         Hashing.sha256Hex("evidence"));
                 return result.isOk() ? result.value().status().wireName() : result.rejection().code();
             } catch (LedgerUnavailableException e) {
@@ -289,7 +290,7 @@ class SimServiceFaultTest {
             while (rounds < 20 && (anyPending() || anyOpenEscrow())) {
                 for (Transaction tx : core.storage.allTransactions()) {
                     if (tx.status() == TransactionStatus.PENDING_CO_SIGN) {
-                        core.payments.reject(tx.orgId(), tx.id(), "end of the run").value();
+                        core.payments.reject(tx.orgId(), tx.id(), "end of the run", TestCoSigner.APPROVER).value();
                     }
                 }
                 core.settlement.recover(Duration.ZERO, 1000);

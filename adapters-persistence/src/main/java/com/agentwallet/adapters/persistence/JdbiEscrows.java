@@ -2,6 +2,7 @@ package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.escrow.Dispute;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
@@ -49,10 +50,11 @@ final class JdbiEscrows implements EscrowStore {
     public void insert(Escrow escrow) {
         bind(handle.createUpdate("INSERT INTO escrows (id, org_id, from_wallet, to_wallet, receiver, receiver_wallet, "
                 + "amount_micros, task_description, timeout_seconds, timeout_at, expected_proof, status, proof, "
-                + "dispute_reason, dispute_evidence, disputed_at, lock_tx_id, settle_tx_id, settle_reason, created_at, "
-                + "updated_at) VALUES (:id, :org, :from, :to, :receiver, :receiverWallet, :amount, :task, :timeout, "
-                + ":timeoutAt, :expectedProof, :status, :proof, :disputeReason, :disputeEvidence, :disputedAt, :lockTx, "
-                + ":settleTx, :settleReason, :createdAt, :updatedAt)"), escrow).execute();
+                + "dispute_reason, dispute_evidence, disputed_at, lock_tx_id, settle_tx_id, settle_reason, "
+                + "created_at, updated_at, receiver_org) VALUES (:id, :org, :from, :to, :receiver, :receiverWallet, "
+                + ":amount, :task, :timeout, :timeoutAt, :expectedProof, :status, :proof, :disputeReason, "
+                + ":disputeEvidence, :disputedAt, :lockTx, :settleTx, :settleReason, :createdAt, :updatedAt, "
+                + "(SELECT org_id FROM wallets WHERE id = :receiverWallet))"), escrow).execute();
     }
 
     @Override
@@ -66,6 +68,17 @@ final class JdbiEscrows implements EscrowStore {
     }
 
     @Override
+    public Optional<Escrow> findAnyOrg(EscrowId id) {
+        return handle.createQuery("SELECT * FROM escrows WHERE id = :id").bind("id", id.value()).map(ROW).findOne();
+    }
+
+    @Override
+    public Optional<Escrow> lockAnyOrg(EscrowId id) {
+        return handle.createQuery("SELECT * FROM escrows WHERE id = :id FOR NO KEY UPDATE").bind("id", id.value())
+                .map(ROW).findOne();
+    }
+
+    @Override
     public void update(Escrow escrow) {
         bind(handle.createUpdate("UPDATE escrows SET status = :status, proof = :proof, dispute_reason = :disputeReason, "
                 + "dispute_evidence = :disputeEvidence, disputed_at = :disputedAt, settle_tx_id = :settleTx, "
@@ -73,14 +86,25 @@ final class JdbiEscrows implements EscrowStore {
                 .execute();
     }
 
+    /**
+     * An organisation's escrows are those it sends and those its wallets receive; an agent's, those
+     * its wallet sends (always of its own organisation) or receives.
+     */
     @Override
-    public Page<Escrow> list(OrgId orgId, Query query, PageRequest page) {
-        String filter = "(CAST(:wallet AS text) IS NULL OR from_wallet = :wallet) "
+    public Page<Escrow> list(Requester party, Query query, PageRequest page) {
+        String scope = party instanceof Requester.Agent
+                ? "((org_id = :org AND from_wallet = :party) OR receiver_wallet = :party)"
+                : "(org_id = :org OR receiver_org = :org)";
+        String filter = "(CAST(:wallet AS text) IS NULL OR from_wallet = :wallet OR receiver_wallet = :wallet) "
                 + "AND (CAST(:status AS text) IS NULL OR status = :status)";
-        return Listing.page(handle, "escrows", orgId.value(), filter, q -> q
-                        .bind("wallet", query.walletId().map(WalletId::value).orElse(null))
-                        .bind("status", query.status().map(EscrowStatus::wireName).orElse(null)),
-                page, ROW, Escrow::createdAt, e -> e.id().value());
+        return Listing.pageWithin(handle, "escrows", scope, filter, q -> {
+            q.bind("org", party.orgId().value())
+                    .bind("wallet", query.walletId().map(WalletId::value).orElse(null))
+                    .bind("status", query.status().map(EscrowStatus::wireName).orElse(null));
+            if (party instanceof Requester.Agent agent) {
+                q.bind("party", agent.walletId().value());
+            }
+        }, page, ROW, Escrow::createdAt, e -> e.id().value());
     }
 
     @Override

@@ -30,11 +30,21 @@ final class Listing {
     static <T> Page<T> page(Handle handle, String table, String orgId, String filter, Consumer<Query> binder,
                             PageRequest request, RowMapper<T> mapper, Function<T, Instant> time,
                             Function<T, String> id) {
+        return pageWithin(handle, table, "org_id = :org", filter, query -> binder.accept(query.bind("org", orgId)),
+                request, mapper, time, id);
+    }
+
+    /**
+     * One page of {@code table}'s rows in {@code scope} matching {@code filter} (SQL conditions over
+     * the table's columns, the parameters of both bound by {@code binder}).
+     */
+    static <T> Page<T> pageWithin(Handle handle, String table, String scope, String filter, Consumer<Query> binder,
+                                  PageRequest request, RowMapper<T> mapper, Function<T, Instant> time,
+                                  Function<T, String> id) {
         Optional<Cursor> cursor = request.cursor().map(Cursor::decode);
-        Query query = handle.createQuery("SELECT * FROM " + table + " WHERE org_id = :org AND (" + filter + ")"
+        Query query = handle.createQuery("SELECT * FROM " + table + " WHERE " + scope + " AND (" + filter + ")"
                         + (cursor.isPresent() ? " AND (created_at, id) < (:cursorAt, :cursorId)" : "")
                         + " ORDER BY created_at DESC, id DESC LIMIT :limit")
-                .bind("org", orgId)
                 .bind("limit", request.limit() + 1);
         cursor.ifPresent(c -> query.bind("cursorAt", Rows.timestamp(c.at())).bind("cursorId", c.id()));
         binder.accept(query);

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -248,7 +249,7 @@ class PostgresUseCasesTest {
         assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", wallet.wallet().id().value()))
                 .isEqualTo(micros("350"));
 
-        Transaction rejected = core.payments.reject(org, held.id(), "not approved").value();
+        Transaction rejected = core.payments.reject(org, held.id(), "not approved", TestCoSigner.APPROVER).value();
 
         assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
         assertThat(status(held)).isEqualTo("rejected");
@@ -275,7 +276,7 @@ class PostgresUseCasesTest {
         assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("200"));
         assertThat(ledger.balanceOf("vault:" + locked.id().value())).isEqualTo(micros("100"));
 
-        Escrow released = core.escrows.complete(org, locked.id(), "output_hash", PROOF).value();
+        Escrow released = core.escrows.complete(Requester.of(org), locked.id(), "output_hash", PROOF).value();
 
         assertThat(released.status()).isEqualTo(EscrowStatus.RELEASED);
         assertThat(text(jdbi, "SELECT status FROM escrows WHERE id = ?", locked.id().value())).isEqualTo("released");
@@ -301,7 +302,7 @@ class PostgresUseCasesTest {
         int refunded = core.escrows.refundTimedOut(10);
 
         assertThat(refunded).isOne();
-        Escrow after = core.escrows.get(org, locked.id()).value();
+        Escrow after = core.escrows.get(Requester.of(org), locked.id()).value();
         assertThat(after.status()).isEqualTo(EscrowStatus.REFUNDED);
         assertThat(text(jdbi, "SELECT status FROM transactions WHERE id = ?", after.settleTx().orElseThrow().value()))
                 .isEqualTo("confirmed");

@@ -1,5 +1,6 @@
 package com.agentwallet.core.common;
 
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.policy.Violation;
 
 import static java.util.Objects.requireNonNull;
@@ -111,7 +112,7 @@ public sealed interface Rejection {
         }
     }
 
-    /** A co-signature offered by the very credential that made the payment: two keys must agree. */
+    /** A co-signature or rejection by the very credential that made the payment: two credentials must agree. */
     record SameCredential() implements Rejection {
         @Override
         public String code() {
@@ -120,7 +121,23 @@ public sealed interface Rejection {
 
         @Override
         public String message() {
-            return "The API key that made this payment cannot co-sign it; approve it with another operator's key";
+            return "The credential that made this payment cannot co-sign or reject it; use another operator's key";
+        }
+    }
+
+    /**
+     * A party to the resource that may not do this to it, such as an agent disputing an escrow it
+     * receives; {@code required} is the lowest API-key role, of the side that may, that would do.
+     */
+    record Forbidden(Role required, String message) implements Rejection {
+        public Forbidden {
+            requireNonNull(required, "required is null");
+            requireNonNull(message, "message is null");
+        }
+
+        @Override
+        public String code() {
+            return "insufficient_permissions";
         }
     }
 

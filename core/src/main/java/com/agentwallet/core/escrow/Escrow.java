@@ -89,6 +89,13 @@ public record Escrow(
                 lockTx, settleTx, settleReason, createdAt, now);
     }
 
+    /** Locked again, without the proof and payout of a release the ledger refused. */
+    Escrow reopened(Instant now) {
+        return new Escrow(id, orgId, fromWallet, toWallet, receiver, receiverWallet, amount, taskDescription,
+                timeoutSeconds, timeoutAt, expectedProof, EscrowStatus.LOCKED, Optional.empty(), dispute, lockTx,
+                Optional.empty(), Optional.empty(), createdAt, now);
+    }
+
     public Escrow withSettleTx(TxId tx) {
         return new Escrow(id, orgId, fromWallet, toWallet, receiver, receiverWallet, amount, taskDescription,
                 timeoutSeconds, timeoutAt, expectedProof, status, proof, dispute, lockTx, Optional.of(tx),

@@ -39,6 +39,13 @@ public sealed interface EscrowCommand {
         }
     }
 
+    /**
+     * The ledger refused a release because it reached the chain at or after the escrow's deadline:
+     * on chain the funds are still locked, and past the deadline only a refund can move them.
+     */
+    record ReleaseExpired() implements EscrowCommand {
+    }
+
     enum Outcome implements WireNamed {
         RELEASE, REFUND
     }

@@ -27,9 +27,24 @@ public final class EscrowMachine {
         return switch (escrow.status()) {
             case LOCKED -> locked(escrow, command, now);
             case DISPUTED -> disputed(escrow, command, now);
-            case RELEASED, REFUNDED ->
-                    Transition.refuse("Escrow " + escrow.id() + " is " + escrow.status().wireName() + " and cannot change");
+            case RELEASED -> released(escrow, command, now);
+            case REFUNDED -> terminal(escrow);
         };
+    }
+
+    /**
+     * A release the ledger refused for the deadline is undone: the escrow is locked again, as it is
+     * on chain, and past its timeout, so the clockwork refunds it. Nothing else changes a released escrow.
+     */
+    private static Result<Transition<Escrow>> released(Escrow escrow, EscrowCommand command, Instant now) {
+        if (command instanceof EscrowCommand.ReleaseExpired) {
+            return Transition.to(escrow.reopened(now));
+        }
+        return terminal(escrow);
+    }
+
+    private static Result<Transition<Escrow>> terminal(Escrow escrow) {
+        return Transition.refuse("Escrow " + escrow.id() + " is " + escrow.status().wireName() + " and cannot change");
     }
 
     private static Result<Transition<Escrow>> locked(Escrow escrow, EscrowCommand command, Instant now) {
@@ -44,6 +59,9 @@ public final class EscrowMachine {
         }
         if (command instanceof EscrowCommand.Resolve) {
             return Transition.refuse("Escrow " + escrow.id() + " is not disputed");
+        }
+        if (command instanceof EscrowCommand.ReleaseExpired) {
+            return Transition.refuse("Escrow " + escrow.id() + " is not released");
         }
         if (timedOut) {
             return Transition.refuse("Escrow " + escrow.id() + " timed out at " + Timestamps.format(escrow.timeoutAt())

@@ -1,5 +1,6 @@
 package com.agentwallet.core.escrow;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -95,21 +96,26 @@ public final class EscrowService {
         return locked.flatMap(done -> {
             done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
             settlement.settle(command.orgId(), done.lockTx().id());
-            return get(command.orgId(), done.escrow().id());
+            return get(Requester.of(command.orgId()), done.escrow().id());
         });
     }
 
-    public Result<Escrow> complete(OrgId orgId, EscrowId escrowId, String proofType, String proof) {
+    /** The proof, from a party that may complete: the receiving side or the sending organisation. */
+    public Result<Escrow> complete(Requester requester, EscrowId escrowId, String proofType, String proof) {
         Proof.requireType(proofType);
-        return change(orgId, escrowId, new EscrowCommand.Complete(proof));
+        return change(requester, escrowId, EscrowAccess.Action.COMPLETE, new EscrowCommand.Complete(proof));
     }
 
-    public Result<Escrow> dispute(OrgId orgId, EscrowId escrowId, String reason, String evidence) {
-        return change(orgId, escrowId, new EscrowCommand.Raise(new Dispute(reason, evidence, clock.instant())));
+    /** A dispute, from the sending side, while the escrow is locked and before its deadline. */
+    public Result<Escrow> dispute(Requester requester, EscrowId escrowId, String reason, String evidence) {
+        return change(requester, escrowId, EscrowAccess.Action.DISPUTE,
+                new EscrowCommand.Raise(new Dispute(reason, evidence, clock.instant())));
     }
 
+    /** The sending organisation settles a dispute. */
     public Result<Escrow> resolve(OrgId orgId, EscrowId escrowId, EscrowCommand.Outcome outcome) {
-        return change(orgId, escrowId, new EscrowCommand.Resolve(outcome));
+        return change(Requester.of(orgId), escrowId, EscrowAccess.Action.RESOLVE,
+                new EscrowCommand.Resolve(outcome));
     }
 
     /**
@@ -125,27 +131,44 @@ public final class EscrowService {
         });
     }
 
-    public Result<Escrow> get(OrgId orgId, EscrowId escrowId) {
-        return storage.inTransaction(stores -> Result.found(stores.escrows().find(orgId, escrowId), "escrow", escrowId));
+    /** An escrow {@code requester} is a party to. */
+    public Result<Escrow> get(Requester requester, EscrowId escrowId) {
+        return storage.inTransaction(stores -> Result.found(stores.escrows().findAnyOrg(escrowId), "escrow", escrowId)
+                .flatMap(escrow -> allowed(stores, requester, escrow, EscrowAccess.Action.READ)));
     }
 
-    public Page<Escrow> list(OrgId orgId, EscrowStore.Query query, PageRequest page) {
-        return storage.inTransaction(stores -> stores.escrows().list(orgId, query, page));
+    /** The escrows {@code requester} is a party to, newest first. */
+    public Page<Escrow> list(Requester requester, EscrowStore.Query query, PageRequest page) {
+        return storage.inTransaction(stores -> stores.escrows().list(requester, query, page));
     }
 
     /** An escrow just changed, and the transaction that moves its vault's funds, if the change settled it. */
     private record Changed(Escrow escrow, Optional<Transaction> payout) {
     }
 
-    /** Applies a command to the escrow, locked for the change, and starts the payout a settlement makes. */
-    private Result<Escrow> change(OrgId orgId, EscrowId escrowId, EscrowCommand command) {
+    /**
+     * Applies a command to the escrow, locked for the change, if {@code requester} may; then starts
+     * the payout a settlement makes.
+     */
+    private Result<Escrow> change(Requester requester, EscrowId escrowId, EscrowAccess.Action action,
+                                  EscrowCommand command) {
         Result<Changed> changed = storage.inTransaction(stores -> Result.found(
-                stores.escrows().lock(orgId, escrowId), "escrow", escrowId)
+                stores.escrows().lockAnyOrg(escrowId), "escrow", escrowId)
+                .flatMap(escrow -> allowed(stores, requester, escrow, action))
                 .flatMap(escrow -> apply(stores, escrow, command)));
         return changed.map(done -> {
             settlePayout(done);
-            return get(orgId, escrowId).value();
+            return get(requester, escrowId).value();
         });
+    }
+
+    /** The escrow, if {@code requester} may do {@code action} to it. */
+    private static Result<Escrow> allowed(Stores stores, Requester requester, Escrow escrow,
+                                          EscrowAccess.Action action) {
+        Optional<OrgId> receiverOrg = escrow.receiverWallet()
+                .flatMap(wallet -> stores.wallets().findAnyOrg(wallet)).map(Wallet::orgId);
+        return EscrowAccess.check(requester, escrow, receiverOrg, action)
+                .<Result<Escrow>>map(Result::refused).orElseGet(() -> Result.ok(escrow));
     }
 
     /**

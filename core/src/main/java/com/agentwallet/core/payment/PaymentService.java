@@ -174,10 +174,10 @@ public final class PaymentService {
             if (tx.status() != TransactionStatus.PENDING_CO_SIGN) {
                 return TransactionMachine.apply(tx, new TransactionCommand.CoSigned(signature), now).map(Transition::state);
             }
-            CoSign coSign = tx.coSign().orElseThrow();
-            if (coSign.requestedBy().equals(Optional.of(approver))) {
+            if (madeBy(tx, approver)) {
                 return Result.refused(new Rejection.SameCredential());
             }
+            CoSign coSign = tx.coSign().orElseThrow();
             if (!Ed25519.verify(coSign.coSigner(), Base64.getDecoder().decode(coSign.payload()), signature)) {
                 return Result.refused(new Rejection.InvalidInput("signature",
                         "The signature is not a valid Ed25519 signature of co_sign_payload by the policy's co_signer"));
@@ -192,10 +192,20 @@ public final class PaymentService {
         return signed.map(tx -> settlement.settle(orgId, tx.id()));
     }
 
-    /** The operator declines to co-sign: the payment ends {@code rejected} and its hold goes back. */
-    public Result<Transaction> reject(OrgId orgId, TxId txId, String reason) {
+    /**
+     * The operator declines to co-sign: the payment ends {@code rejected} and its hold goes back. The
+     * credential that made the payment cannot reject it either: that is the co-signer's decision.
+     */
+    public Result<Transaction> reject(OrgId orgId, TxId txId, String reason, Actor rejecter) {
         return storage.inTransaction(stores -> Result.found(stores.transactions().lock(orgId, txId), "transaction", txId)
-                .flatMap(tx -> endHeld(stores, tx, new TransactionCommand.Reject(reason))));
+                .flatMap(tx -> madeBy(tx, rejecter) ? Result.refused(new Rejection.SameCredential())
+                        : endHeld(stores, tx, new TransactionCommand.Reject(reason))));
+    }
+
+    /** Whether {@code actor} is the credential that made this payment waiting for its co-signature. */
+    private static boolean madeBy(Transaction tx, Actor actor) {
+        return tx.status() == TransactionStatus.PENDING_CO_SIGN
+                && tx.coSign().flatMap(CoSign::requestedBy).equals(Optional.of(actor));
     }
 
     /**

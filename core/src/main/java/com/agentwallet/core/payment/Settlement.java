@@ -303,7 +303,10 @@ public final class Settlement {
             return Optional.of(new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()));
         }
         LedgerOutcome.Rejected rejected = (LedgerOutcome.Rejected) outcome;
-        if (pending.type() == TransactionType.ESCROW_RELEASE || pending.type() == TransactionType.ESCROW_REFUND) {
+        boolean releaseTooLate = pending.type() == TransactionType.ESCROW_RELEASE
+                && rejected.code().equals(ProgramError.ESCROW_EXPIRED.wireName());
+        if (!releaseTooLate
+                && (pending.type() == TransactionType.ESCROW_RELEASE || pending.type() == TransactionType.ESCROW_REFUND)) {
             // The vault can only pay out where its escrow says; a refusal there is transient, so it stays pending.
             return Optional.empty();
         }
@@ -340,10 +343,18 @@ public final class Settlement {
         }
     }
 
-    /** Where a failed transaction's held money goes back to. */
+    /**
+     * Where a failed transaction's held money goes back to. A release that failed moved nothing: its
+     * funds are still in the vault, and its escrow is locked again for the clockwork to refund.
+     */
     private void giveBack(Stores stores, Transaction tx, Instant now) {
         switch (tx.type()) {
             case FUNDING -> creditOrganisation(stores, tx.orgId(), tx.amount());
+            case ESCROW_RELEASE -> {
+                Escrow escrow = stores.escrows().lock(tx.orgId(), tx.escrowId().orElseThrow()).orElseThrow();
+                stores.escrows().update(EscrowMachine.apply(escrow, new EscrowCommand.ReleaseExpired(), now).value()
+                        .state());
+            }
             case ESCROW_LOCK -> {
                 Escrow escrow = stores.escrows().lock(tx.orgId(), tx.escrowId().orElseThrow()).orElseThrow();
                 Holds.release(stores, tx, now);

@@ -43,20 +43,9 @@ public final class PolicyEngine {
 
     private static Optional<Violation> sessionToken(PolicyRules rules, PaymentCheck attempt) {
         String wallet = attempt.walletId().value();
-        if (attempt.session().isEmpty()) {
-            return violation(ViolationRule.SESSION_TOKEN, wallet, "missing");
-        }
-        SessionGrant grant = attempt.session().get();
-        if (!grant.walletId().equals(attempt.walletId())) {
-            return violation(ViolationRule.SESSION_TOKEN, wallet, "scoped to another wallet");
-        }
-        if (grant.version() != attempt.sessionVersion()) {
-            return violation(ViolationRule.SESSION_TOKEN, wallet, "revoked");
-        }
-        if (!attempt.now().isBefore(grant.expiresAt())) {
-            return violation(ViolationRule.SESSION_TOKEN, wallet, "expired");
-        }
-        return Optional.empty();
+        Optional<String> problem = attempt.session().isEmpty() ? Optional.of("missing")
+                : attempt.session().get().problemFor(attempt.walletId(), attempt.sessionVersion(), attempt.now());
+        return problem.flatMap(reason -> violation(ViolationRule.SESSION_TOKEN, wallet, reason));
     }
 
     private static Optional<Violation> maxPerTx(PolicyRules rules, PaymentCheck attempt) {

@@ -1,5 +1,6 @@
 package com.agentwallet.core.port;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -24,9 +25,20 @@ public interface EscrowStore {
     /** Reads the escrow and locks it until the transaction ends. */
     Optional<Escrow> lock(OrgId orgId, EscrowId id);
 
+    /** Reads an escrow of any organisation: the use case decides whether the requester is a party to it. */
+    Optional<Escrow> findAnyOrg(EscrowId id);
+
+    /** {@link #findAnyOrg}, and locks the escrow until the transaction ends. */
+    Optional<Escrow> lockAnyOrg(EscrowId id);
+
     void update(Escrow escrow);
 
-    Page<Escrow> list(OrgId orgId, Query query, PageRequest page);
+    /**
+     * The escrows {@code party} is a party to, newest first: an organisation's are those it sends and
+     * those its wallets receive; an agent's, those its wallet sends or receives. The query's wallet
+     * filter matches either side.
+     */
+    Page<Escrow> list(Requester party, Query query, PageRequest page);
 
     /**
      * Claims the locked escrow, of any organisation, whose timeout passed earliest (at or before

@@ -1,5 +1,6 @@
 package com.agentwallet.core.reconcile;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Pages;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.id.OrgId;
@@ -64,8 +65,13 @@ public final class Reconciliation {
                 addresses.put(wallet.id(), wallet.address());
                 checkWallet(wallet, tally);
             });
-            Pages.forEach(page -> storage.inTransaction(stores -> stores.escrows().list(org.id(), EscrowStore.Query.ALL,
-                    page)), escrow -> checkVault(escrow, addresses.get(escrow.fromWallet()), tally));
+            // each vault once, with its sender: the organisation's list also holds the escrows its wallets receive
+            Pages.forEach(page -> storage.inTransaction(stores -> stores.escrows().list(
+                    Requester.of(org.id()), EscrowStore.Query.ALL, page)), escrow -> {
+                if (escrow.orgId().equals(org.id())) {
+                    checkVault(escrow, addresses.get(escrow.fromWallet()), tally);
+                }
+            });
         }
         List<Transaction> stuck = storage.inTransaction(
                 stores -> stores.transactions().pendingSince(clock.instant().minus(stuckAfter), MAX_STUCK_REPORTED));

@@ -92,6 +92,17 @@ public final class WalletService {
         return storage.readOne(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId));
     }
 
+    /**
+     * Whether a session token's grant, already verified as issued to {@code orgId}, still lets its
+     * agent act: its wallet exists, and the token is neither rotated away nor expired.
+     */
+    public boolean isSessionLive(OrgId orgId, SessionGrant grant) {
+        Instant now = clock.instant();
+        return storage.readOne(stores -> stores.wallets().find(orgId, grant.walletId()))
+                .filter(wallet -> grant.problemFor(wallet.id(), wallet.sessionVersion(), now).isEmpty())
+                .isPresent();
+    }
+
     public Page<Wallet> list(OrgId orgId, WalletStore.Query query, PageRequest page) {
         return storage.readOne(stores -> stores.wallets().list(orgId, query, page));
     }

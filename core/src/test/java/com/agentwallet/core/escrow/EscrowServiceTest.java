@@ -1,5 +1,6 @@
 package com.agentwallet.core.escrow;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.FieldUpdate;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -302,7 +303,7 @@ class EscrowServiceTest {
             FundedWallet sender = senderUnder(rules(), "1000");
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
 
-            Escrow disputed = core.escrows.dispute(org, escrow.id(), "work not delivered", EVIDENCE).value();
+            Escrow disputed = core.escrows.dispute(Requester.of(org), escrow.id(), "work not delivered", EVIDENCE).value();
 
             assertThat(disputed.status()).isEqualTo(EscrowStatus.DISPUTED);
             assertThat(disputed.dispute()).hasValueSatisfying(d -> assertThat(d.reason()).isEqualTo("work not delivered"));
@@ -317,7 +318,7 @@ class EscrowServiceTest {
         void aDisputedEscrowDoesNotTimeOut() {
             FundedWallet sender = senderUnder(rules(), "1000");
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            core.escrows.dispute(org, escrow.id(), "late", EVIDENCE).value();
+            core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).value();
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS * 2));
 
             int refunded = core.escrows.refundTimedOut(100);
@@ -330,7 +331,7 @@ class EscrowServiceTest {
         void resolvingWithReleasePaysTheReceiver() {
             FundedWallet sender = senderUnder(rules(), "1000");
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            core.escrows.dispute(org, escrow.id(), "late", EVIDENCE).value();
+            core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).value();
 
             Escrow resolved = core.escrows.resolve(org, escrow.id(), EscrowCommand.Outcome.RELEASE).value();
 
@@ -344,7 +345,7 @@ class EscrowServiceTest {
         void resolvingWithRefundPaysTheSenderBackAndFreesItsCaps() {
             FundedWallet sender = senderUnder(rules().maxPerDay("200"), "1000");
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            core.escrows.dispute(org, escrow.id(), "late", EVIDENCE).value();
+            core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).value();
 
             Escrow resolved = core.escrows.resolve(org, escrow.id(), EscrowCommand.Outcome.REFUND).value();
 
@@ -398,7 +399,7 @@ class EscrowServiceTest {
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
 
             assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
-            assertThat(core.escrows.dispute(org, escrow.id(), "late", EVIDENCE).rejection().code())
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).rejection().code())
                     .isEqualTo("invalid_state");
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
         }
@@ -490,7 +491,7 @@ class EscrowServiceTest {
             FundedWallet sender = senderUnder(rules(), "1000");
             leaveUnanswered(i -> i instanceof LedgerInstruction.EscrowLock);
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            assertThat(core.escrows.dispute(org, escrow.id(), "not delivered", EVIDENCE).rejection().code())
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", EVIDENCE).rejection().code())
                     .isEqualTo("invalid_state");
 
             core.ledger.rejectWhen(i -> i instanceof LedgerInstruction.EscrowLock);
@@ -539,7 +540,7 @@ class EscrowServiceTest {
     }
 
     private Result<Escrow> complete(Escrow escrow, String proof) {
-        return core.escrows.complete(escrow.orgId(), escrow.id(), Proof.OUTPUT_HASH, proof);
+        return core.escrows.complete(Requester.of(escrow.orgId()), escrow.id(), Proof.OUTPUT_HASH, proof);
     }
 
     private Result<PaymentResult> pay(FundedWallet sender, String amount) {
@@ -561,7 +562,7 @@ class EscrowServiceTest {
     }
 
     private Escrow reload(Escrow escrow) {
-        return core.escrows.get(escrow.orgId(), escrow.id()).value();
+        return core.escrows.get(Requester.of(escrow.orgId()), escrow.id()).value();
     }
 
     private Transaction lockTransactionOf(Escrow escrow) {

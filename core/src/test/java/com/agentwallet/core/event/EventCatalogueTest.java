@@ -1,5 +1,6 @@
 package com.agentwallet.core.event;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.FieldUpdate;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
@@ -175,7 +176,7 @@ class EventCatalogueTest {
         Transaction held = pay(wallet, "60", TransactionStatus.PENDING_CO_SIGN);
         int mark = outbox.mark();
 
-        Transaction rejected = core.payments.reject(org, held.id(), "not this one").value();
+        Transaction rejected = core.payments.reject(org, held.id(), "not this one", TestCoSigner.APPROVER).value();
 
         return ended(EventType.TRANSACTION_REJECTED, mark, wallet, rejected, "rejected", "60.00", "not this one", NOW);
     }
@@ -303,7 +304,7 @@ class EventCatalogueTest {
         Escrow escrow = escrows.lock();
         int mark = outbox.mark();
 
-        Escrow released = core.escrows.complete(org, escrow.id(), "output_hash", PROOF).value();
+        Escrow released = core.escrows.complete(Requester.of(org), escrow.id(), "output_hash", PROOF).value();
 
         return new Caused(onlyNew(EventType.ESCROW_RELEASED, mark), escrows.fields(escrow, "released",
                 "settle_reason", "proof_verified", "settle_tx_id", released.settleTx().orElseThrow().value(),
@@ -317,7 +318,7 @@ class EventCatalogueTest {
         int mark = outbox.mark();
 
         assertThat(core.escrows.refundTimedOut(10)).isEqualTo(1);
-        Escrow refunded = core.escrows.get(org, escrow.id()).value();
+        Escrow refunded = core.escrows.get(Requester.of(org), escrow.id()).value();
 
         return new Caused(onlyNew(EventType.ESCROW_REFUNDED, mark), escrows.fields(escrow, "refunded",
                 "settle_reason", "timeout", "settle_tx_id", refunded.settleTx().orElseThrow().value(),
@@ -329,7 +330,7 @@ class EventCatalogueTest {
         Escrow escrow = escrows.lock();
         int mark = outbox.mark();
 
-        core.escrows.dispute(org, escrow.id(), "output was empty", EVIDENCE).value();
+        core.escrows.dispute(Requester.of(org), escrow.id(), "output was empty", EVIDENCE).value();
 
         return new Caused(onlyNew(EventType.ESCROW_DISPUTED, mark), escrows.fields(escrow, "disputed",
                 "reason", "output was empty", "evidence", EVIDENCE, "timestamp", NOW));

@@ -1,5 +1,6 @@
 package com.agentwallet.core.payment;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.FieldUpdate;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
@@ -322,7 +323,8 @@ class BankInvariantRandomizedTest {
             if (held.isEmpty()) {
                 return "nothing to reject";
             }
-            Transaction rejected = core.payments.reject(held.get().orgId(), held.get().id(), "operator said no").value();
+            Transaction rejected = core.payments.reject(held.get().orgId(), held.get().id(), "operator said no",
+                    TestCoSigner.APPROVER).value();
             assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
             return "reject " + rejected.id();
         }
@@ -364,7 +366,7 @@ class BankInvariantRandomizedTest {
             String proof = rightProof && expected.isPresent() ? expected.get() : newProof();
             boolean timedOut = !core.clock.instant().isBefore(escrow.timeoutAt());
             Result<Escrow> result = unchangedIfRefused(() ->
-                    core.escrows.complete(escrow.orgId(), escrow.id(), Proof.OUTPUT_HASH, proof));
+                    core.escrows.complete(Requester.of(escrow.orgId()), escrow.id(), Proof.OUTPUT_HASH, proof));
             if (timedOut || lockPending(escrow)) {
                 assertThat(result.rejection().code()).isEqualTo("invalid_state");
             } else if (expected.isPresent() && !expected.get().equals(proof)) {
@@ -383,7 +385,7 @@ class BankInvariantRandomizedTest {
             Escrow escrow = locked.get();
             boolean timedOut = !core.clock.instant().isBefore(escrow.timeoutAt());
             Result<Escrow> result = unchangedIfRefused(() ->
-                    core.escrows.dispute(escrow.orgId(), escrow.id(), "not delivered", newProof()));
+                    core.escrows.dispute(Requester.of(escrow.orgId()), escrow.id(), "not delivered", newProof()));
             if (timedOut || lockPending(escrow)) {
                 assertThat(result.rejection().code()).isEqualTo("invalid_state");
             } else {
@@ -642,7 +644,7 @@ class BankInvariantRandomizedTest {
                 useFaults(FaultMode.NORMAL);
                 for (Transaction tx : core.storage.allTransactions()) {
                     if (tx.status() == TransactionStatus.PENDING_CO_SIGN) {
-                        core.payments.reject(tx.orgId(), tx.id(), "end of the run").value();
+                        core.payments.reject(tx.orgId(), tx.id(), "end of the run", TestCoSigner.APPROVER).value();
                     }
                 }
                 for (int round = 0; round < 10 && anyPending(); round++) {

@@ -614,7 +614,7 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules().maxPerDay("1000").coSignAtOrAbove("300", operator), "2000");
             Transaction held = pay(wallet, PAYEE, "800").transaction();
 
-            Transaction rejected = core.payments.reject(org, held.id(), "not today").value();
+            Transaction rejected = core.payments.reject(org, held.id(), "not today", TestCoSigner.APPROVER).value();
 
             assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
             assertThat(rejected.failureReason()).contains("not today");
@@ -628,7 +628,7 @@ class PaymentServiceTest {
         void aRejectedPaymentCanNoLongerBeCoSigned() {
             FundedWallet wallet = walletUnder(rules().coSignAtOrAbove("300", operator), "1000");
             Transaction held = pay(wallet, PAYEE, "300").transaction();
-            core.payments.reject(org, held.id(), "no").value();
+            core.payments.reject(org, held.id(), "no", TestCoSigner.APPROVER).value();
 
             Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
@@ -674,7 +674,7 @@ class PaymentServiceTest {
                     Optional.of(WalletStatus.FROZEN))).value();
 
             Result<Transaction> signed = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
-            Result<Transaction> rejected = core.payments.reject(org, held.id(), "frozen");
+            Result<Transaction> rejected = core.payments.reject(org, held.id(), "frozen", TestCoSigner.APPROVER);
 
             assertThat(signed.rejection().code()).isEqualTo("invalid_state");
             assertThat(rejected.value().status()).isEqualTo(TransactionStatus.REJECTED);
@@ -713,6 +713,22 @@ class PaymentServiceTest {
             assertThat(byMaker.rejection().code()).isEqualTo("same_credential");
             assertThat(unchanged.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
             assertThat(byAnother.value().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        }
+
+        @Test
+        void theCredentialThatMadeThePaymentCannotRejectIt() {
+            FundedWallet wallet = walletUnder(rules().coSignAtOrAbove("300", operator), "1000");
+            Actor maker = new Actor("key_maker");
+            Transaction held = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("300").by(maker).build())
+                    .value().transaction();
+
+            Result<Transaction> byMaker = core.payments.reject(org, held.id(), "changed my mind", maker);
+            Transaction unchanged = core.payments.get(org, held.id()).value();
+            Result<Transaction> byAnother = core.payments.reject(org, held.id(), "no", TestCoSigner.APPROVER);
+
+            assertThat(byMaker.rejection().code()).isEqualTo("same_credential");
+            assertThat(unchanged.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
+            assertThat(byAnother.value().status()).isEqualTo(TransactionStatus.REJECTED);
         }
 
         @Test

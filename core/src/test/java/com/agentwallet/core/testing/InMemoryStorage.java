@@ -11,6 +11,7 @@ import com.agentwallet.core.id.EventId;
 
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.common.Cursor;
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -620,11 +621,29 @@ public final class InMemoryStorage implements Storage {
             put(escrows, escrow.id(), escrow);
         }
 
-        public Page<Escrow> list(OrgId orgId, Query query, PageRequest page) {
-            return page(escrows.values(), e -> e.orgId().equals(orgId)
-                            && query.walletId().map(e.fromWallet()::equals).orElse(true)
+        public Optional<Escrow> findAnyOrg(EscrowId id) {
+            return Optional.ofNullable(escrows.get(id));
+        }
+
+        public Optional<Escrow> lockAnyOrg(EscrowId id) {
+            return findAnyOrg(id);
+        }
+
+        public Page<Escrow> list(Requester party, Query query, PageRequest page) {
+            return page(escrows.values(), e -> isParty(party, e)
+                            && query.walletId().map(w -> e.fromWallet().equals(w)
+                                    || e.receiverWallet().equals(Optional.of(w))).orElse(true)
                             && query.status().map(s -> s == e.status()).orElse(true),
                     Escrow::createdAt, e -> e.id().value(), page);
+        }
+
+        private boolean isParty(Requester party, Escrow escrow) {
+            if (party instanceof Requester.Agent agent) {
+                return escrow.orgId().equals(agent.orgId()) && escrow.fromWallet().equals(agent.walletId())
+                        || escrow.receiverWallet().equals(Optional.of(agent.walletId()));
+            }
+            return escrow.orgId().equals(party.orgId()) || escrow.receiverWallet().map(wallets::get)
+                    .filter(receiver -> receiver.orgId().equals(party.orgId())).isPresent();
         }
 
         public Optional<Escrow> claimTimedOut(Instant now) {

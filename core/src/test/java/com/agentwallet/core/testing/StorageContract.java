@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Role;
@@ -1004,10 +1005,10 @@ public abstract class StorageContract {
         assertThat(escrows(org.id(), new EscrowStore.Query(Optional.of(w2.id()), Optional.of(EscrowStatus.RELEASED))))
                 .isEmpty();
 
-        Page<Escrow> first = read(s -> s.escrows().list(org.id(), EscrowStore.Query.ALL, PageRequest.first(3)));
+        Page<Escrow> first = read(s -> s.escrows().list(Requester.of(org.id()), EscrowStore.Query.ALL, PageRequest.first(3)));
         assertThat(first.data()).containsExactly(d, c, b);
         assertThat(first.hasMore()).isTrue();
-        Page<Escrow> second = read(s -> s.escrows().list(org.id(), EscrowStore.Query.ALL,
+        Page<Escrow> second = read(s -> s.escrows().list(Requester.of(org.id()), EscrowStore.Query.ALL,
                 new PageRequest(3, first.nextCursor())));
         assertThat(second.data()).containsExactly(a);
         assertThat(second.hasMore()).isFalse();
@@ -1680,7 +1681,7 @@ public abstract class StorageContract {
     }
 
     private List<Escrow> escrows(OrgId orgId, EscrowStore.Query query) {
-        return allPages(request -> read(s -> s.escrows().list(orgId, query, request)), 100);
+        return allPages(request -> read(s -> s.escrows().list(Requester.of(orgId), query, request)), 100);
     }
 
     /** Every item of a list, page by page, checking that no page is empty while more are announced. */

@@ -44,6 +44,19 @@ public final class ApiException extends RuntimeException {
                 + requiredRole.wireName() + "' or above", Optional.empty(), Optional.of(requiredRole), Optional.empty());
     }
 
+    /** A 403 for a party to a resource that may not do this to it, naming the lowest key role, of a side that may, that would. */
+    public static ApiException forbidden(Role requiredRole, String message) {
+        return new ApiException(403, "insufficient_permissions", message, Optional.empty(), Optional.of(requiredRole),
+                Optional.empty());
+    }
+
+    /** A 403 for a session token on an endpoint only API keys may call, naming the lowest key role that would do. */
+    public static ApiException forbiddenToAgents(Role requiredRole) {
+        return new ApiException(403, "insufficient_permissions", "A session token only reads its own wallet and pays "
+                + "from it; this needs an API key with the role '" + requiredRole.wireName() + "' or above",
+                Optional.empty(), Optional.of(requiredRole), Optional.empty());
+    }
+
     /** A 404 for a path no endpoint serves. */
     public static ApiException noSuchEndpoint() {
         return of(404, "not_found", "No such endpoint");

@@ -34,6 +34,9 @@ public final class ErrorResponses {
         if (rejection instanceof Rejection.InvalidInput input) {
             return ApiException.validation(input.param(), input.message());
         }
+        if (rejection instanceof Rejection.Forbidden forbidden) {
+            return ApiException.forbidden(forbidden.required(), forbidden.message());
+        }
         return ApiException.of(statusOf(rejection), rejection.code(), rejection.message());
     }
 

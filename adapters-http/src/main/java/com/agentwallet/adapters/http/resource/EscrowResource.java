@@ -1,8 +1,8 @@
 package com.agentwallet.adapters.http.resource;
 
+import com.agentwallet.adapters.http.auth.AgentToken;
 import com.agentwallet.adapters.http.auth.Caller;
 import com.agentwallet.adapters.http.auth.RequiresRole;
-import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.adapters.http.view.EscrowJson;
 import com.agentwallet.adapters.http.view.ListJson;
 import com.agentwallet.core.auth.Role;
@@ -36,11 +36,12 @@ import static java.util.Objects.requireNonNull;
 @Consumes(MediaType.APPLICATION_JSON)
 public final class EscrowResource {
     private final EscrowService escrows;
-    private final SessionTokens sessionTokens;
+    private final PaymentResource payments;
 
-    public EscrowResource(EscrowService escrows, SessionTokens sessionTokens) {
+    /** {@code payments} tells which session token an escrow lock is checked with, as for a payment. */
+    public EscrowResource(EscrowService escrows, PaymentResource payments) {
         this.escrows = requireNonNull(escrows, "escrows is null");
-        this.sessionTokens = requireNonNull(sessionTokens, "sessionTokens is null");
+        this.payments = requireNonNull(payments, "payments is null");
     }
 
     public record LockJson(String fromWallet, String toWallet, String amount, String currency, String taskDescription,
@@ -56,54 +57,67 @@ public final class EscrowResource {
     public record ResolveJson(String outcome) {
     }
 
-    /** Locks funds of the paying wallet, under its policy and with its session token, like a payment. */
+    /**
+     * Locks funds of the paying wallet, under its policy and with its session token, like a payment:
+     * an agent's own credential, or the {@code Session-Token} an API key sends on its behalf.
+     */
     @POST
     @RequiresRole(Role.ADMIN)
+    @AgentToken(checkedByPolicy = true)
     public EscrowJson lock(@Context SecurityContext security, @HeaderParam(PaymentResource.SESSION_TOKEN) String token,
                            LockJson body) {
         Caller caller = Caller.of(security);
         Bodies.required(body);
         Currency.require(body.currency());
         return EscrowJson.of(orThrow(escrows.lock(new LockEscrow(caller.orgId(),
-                WalletResource.walletId(Bodies.required(body.fromWallet(), "from_wallet")),
+                PaymentResource.payingWallet(caller, body.fromWallet(), "from_wallet"),
                 Bodies.required(body.toWallet(), "to_wallet"), Bodies.positiveAmount(body.amount(), "amount"),
                 body.taskDescription() == null ? "" : body.taskDescription(),
                 Bodies.required(body.timeoutSeconds(), "timeout_seconds"), Optional.ofNullable(body.expectedProof()),
-                sessionTokens.fromHeader(token, caller.orgId())))));
+                payments.session(caller, token)))));
     }
 
+    /** The escrows the caller is a party to: its organisation sends or receives them, or its agent's wallet does. */
     @GET
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public ListJson<EscrowJson> list(@Context SecurityContext security, @Context UriInfo uri) {
         QueryParams query = QueryParams.of(uri, "wallet_id", "status");
         EscrowStore.Query filter = new EscrowStore.Query(query.get("wallet_id").map(WalletResource::walletId),
                 query.get("status").map(status -> WireNamed.parse(EscrowStatus.class, status, "status")));
-        return ListJson.of(escrows.list(Caller.of(security).orgId(), filter, query.page()), EscrowJson::of);
+        return ListJson.of(escrows.list(Caller.of(security).requester(), filter, query.page()), EscrowJson::of);
     }
 
     @GET
     @Path("/{id}")
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public EscrowJson get(@Context SecurityContext security, @PathParam("id") String id) {
-        return EscrowJson.of(orThrow(escrows.get(Caller.of(security).orgId(), escrowId(id))));
+        return EscrowJson.of(orThrow(escrows.get(Caller.of(security).requester(), escrowId(id))));
     }
 
-    /** Releases to the receiver when the proof is a SHA-256 hex hash (and the expected one, if set). */
+    /**
+     * Releases to the receiver when the proof is a SHA-256 hex hash (and the expected one, if set):
+     * the receiving side (its agent, or its organisation's key) or the sending organisation.
+     */
     @POST
     @Path("/{id}/complete")
     @RequiresRole(Role.ADMIN)
+    @AgentToken
     public EscrowJson complete(@Context SecurityContext security, @PathParam("id") String id, CompleteJson body) {
         Bodies.required(body);
-        return EscrowJson.of(orThrow(escrows.complete(Caller.of(security).orgId(), escrowId(id),
+        return EscrowJson.of(orThrow(escrows.complete(Caller.of(security).requester(), escrowId(id),
                 Bodies.required(body.proofType(), "proof_type"), Bodies.required(body.proof(), "proof"))));
     }
 
+    /** The sending side (its agent, or its organisation's key) disputes, while locked and before the deadline. */
     @POST
     @Path("/{id}/dispute")
     @RequiresRole(Role.ADMIN)
+    @AgentToken
     public EscrowJson dispute(@Context SecurityContext security, @PathParam("id") String id, DisputeJson body) {
         Bodies.required(body);
-        return EscrowJson.of(orThrow(escrows.dispute(Caller.of(security).orgId(), escrowId(id),
+        return EscrowJson.of(orThrow(escrows.dispute(Caller.of(security).requester(), escrowId(id),
                 Bodies.required(body.reason(), "reason"), Bodies.required(body.evidence(), "evidence"))));
     }
 

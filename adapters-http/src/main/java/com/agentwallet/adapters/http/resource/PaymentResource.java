@@ -1,19 +1,24 @@
 package com.agentwallet.adapters.http.resource;
 
+import com.agentwallet.adapters.http.auth.AgentToken;
 import com.agentwallet.adapters.http.auth.Caller;
 import com.agentwallet.adapters.http.auth.RequiresRole;
 import com.agentwallet.adapters.http.error.ApiException;
 import com.agentwallet.adapters.http.error.ErrorJson;
+import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.adapters.http.view.TransactionJson;
 import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.Decision;
+import com.agentwallet.core.policy.SessionGrant;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.Consumes;
@@ -79,20 +84,23 @@ public final class PaymentResource {
     /**
      * Pays. A repeated idempotency key with the same request answers the first response again,
      * marked {@code Idempotent-Replayed: true}; with {@code Dry-Run: true} only the decision comes
-     * back, and nothing is recorded, moved, announced or remembered.
+     * back, and nothing is recorded, moved, announced or remembered. An agent pays from its own
+     * wallet with its session token as its credential ({@code wallet_id} may be left out); an API
+     * key pays on an agent's behalf with the agent's token in {@code Session-Token}.
      */
     @POST
     @RequiresRole(Role.ADMIN)
+    @AgentToken(checkedByPolicy = true)
     public Response pay(@Context SecurityContext security, @HeaderParam(SESSION_TOKEN) String sessionToken,
                         @HeaderParam(DRY_RUN) String dryRun, PayJson body) {
         Caller caller = Caller.of(security);
         Bodies.required(body);
         Currency.require(body.currency());
-        PayCommand command = new PayCommand(caller.orgId(),
-                WalletResource.walletId(Bodies.required(body.walletId(), "wallet_id")), Bodies.required(body.to(), "to"),
+        PayCommand command = new PayCommand(caller.orgId(), payingWallet(caller, body.walletId(), "wallet_id"),
+                Bodies.required(body.to(), "to"),
                 Bodies.positiveAmount(body.amount(), "amount"), Optional.ofNullable(body.memo()),
                 Optional.ofNullable(body.idempotencyKey()), Boolean.TRUE.equals(body.requireCoSign()),
-                sessionTokens.fromHeader(sessionToken, caller.orgId()), Optional.of(caller.actor()));
+                session(caller, sessionToken), Optional.of(caller.actor()));
         if (isDryRun(dryRun)) {
             return Response.ok(DecisionJson.of(orThrow(payments.decide(command)))).build();
         }
@@ -106,13 +114,40 @@ public final class PaymentResource {
     @GET
     @Path("/{id}")
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public TransactionJson get(@Context SecurityContext security, @PathParam("id") String id) {
-        return TransactionJson.of(orThrow(payments.get(Caller.of(security).orgId(), txId(id))));
+        return read(payments, Caller.of(security), id);
+    }
+
+    /**
+     * The session token a payment or escrow lock is checked with: an agent's own credential, or the
+     * {@code Session-Token} header an API key sends on an agent's behalf.
+     */
+    Optional<SessionGrant> session(Caller caller, String header) {
+        return caller instanceof Caller.Agent agent ? Optional.of(agent.grant())
+                : sessionTokens.fromHeader(header, caller.orgId());
+    }
+
+    /** The wallet a payment or escrow names to pay from: required of a key; an agent's own, named or not. */
+    static WalletId payingWallet(Caller caller, String named, String param) {
+        if (caller instanceof Caller.Agent agent) {
+            return agent.ownOr(Optional.ofNullable(named).map(WalletResource::walletId));
+        }
+        return WalletResource.walletId(Bodies.required(named, param));
+    }
+
+    /** A transaction of the caller's organisation; for an agent, only one of its wallet's. */
+    static TransactionJson read(PaymentService payments, Caller caller, String id) {
+        Transaction tx = orThrow(payments.get(caller.orgId(), txId(id)));
+        if (caller instanceof Caller.Agent agent && !tx.walletId().equals(agent.walletId())) {
+            throw ErrorResponses.of(new Rejection.NotFound("transaction", tx.id().value()));
+        }
+        return TransactionJson.of(tx);
     }
 
     /**
      * The operator's Ed25519 signature of {@code co_sign_payload}; a wrong one is a 400 and changes
-     * nothing, and the API key that made the payment cannot approve it (403 {@code same_credential}).
+     * nothing, and the credential that made the payment cannot approve it (403 {@code same_credential}).
      */
     @POST
     @Path("/{id}/co-sign")
@@ -124,12 +159,14 @@ public final class PaymentResource {
                 Bodies.required(body.signature(), "signature"), caller.actor())));
     }
 
+    /** The operator declines; the credential that made the payment cannot (403 {@code same_credential}). */
     @POST
     @Path("/{id}/reject")
     @RequiresRole(Role.OPERATOR)
     public TransactionJson reject(@Context SecurityContext security, @PathParam("id") String id, RejectJson body) {
+        Caller caller = Caller.of(security);
         String reason = body == null || body.reason() == null ? "rejected by operator" : body.reason();
-        return TransactionJson.of(orThrow(payments.reject(Caller.of(security).orgId(), txId(id), reason)));
+        return TransactionJson.of(orThrow(payments.reject(caller.orgId(), txId(id), reason, caller.actor())));
     }
 
     private RecordedResponse render(Transaction transaction) {

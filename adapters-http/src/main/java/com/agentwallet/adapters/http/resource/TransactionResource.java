@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.http.resource;
 
+import com.agentwallet.adapters.http.auth.AgentToken;
 import com.agentwallet.adapters.http.auth.Caller;
 import com.agentwallet.adapters.http.auth.RequiresRole;
 import com.agentwallet.adapters.http.view.ListJson;
@@ -61,8 +62,9 @@ public final class TransactionResource {
     @GET
     @Path("/{id}")
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public TransactionJson get(@Context SecurityContext security, @PathParam("id") String id) {
-        return TransactionJson.of(orThrow(payments.get(Caller.of(security).orgId(), PaymentResource.txId(id))));
+        return PaymentResource.read(payments, Caller.of(security), id);
     }
 
     /** Starts an export of the history; the job answers 202 and {@code export.ready} fires when the file is there. */

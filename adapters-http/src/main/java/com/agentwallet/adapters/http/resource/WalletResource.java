@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.http.resource;
 
+import com.agentwallet.adapters.http.auth.AgentToken;
 import com.agentwallet.adapters.http.auth.Caller;
 import com.agentwallet.adapters.http.auth.RequiresRole;
 import com.agentwallet.adapters.http.error.ApiException;
@@ -112,8 +113,10 @@ public final class WalletResource {
     @GET
     @Path("/{id}")
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public WalletJson get(@Context SecurityContext security, @PathParam("id") String id) {
-        return WalletJson.of(orThrow(wallets.get(Caller.of(security).orgId(), walletId(id))));
+        Caller caller = Caller.of(security);
+        return WalletJson.of(orThrow(wallets.get(caller.orgId(), caller.own(walletId(id)))));
     }
 
     /** Operators may freeze and unfreeze; changing the label or policy takes an admin. */
@@ -208,10 +211,12 @@ public final class WalletResource {
     @GET
     @Path("/{id}/transactions")
     @RequiresRole(Role.VIEWER)
+    @AgentToken
     public ListJson<TransactionJson> transactions(@Context SecurityContext security, @PathParam("id") String id,
                                                   @Context UriInfo uri) {
-        OrgId orgId = Caller.of(security).orgId();
-        WalletId walletId = walletId(id);
+        Caller caller = Caller.of(security);
+        OrgId orgId = caller.orgId();
+        WalletId walletId = caller.own(walletId(id));
         QueryParams query = QueryParams.of(uri, "status", "type", "from", "to");
         orThrow(wallets.get(orgId, walletId));
         return ListJson.of(payments.list(orgId, TransactionQuery.of(query, Optional.of(walletId)), query.page()),

@@ -28,8 +28,9 @@ import static java.util.Objects.requireNonNull;
  * <p>Verifying is a function of the token's exact text alone (the secret, issuer and audience are
  * fixed), so the tokens that verified are remembered, up to {@link #REMEMBERED} of them, and an agent
  * presenting its token again is not checked again: parsing and the HMAC were a tenth of the
- * request threads' samples of a payment in a JFR profile. Only verified tokens are kept, with the organisation they name, so a token refused once is
- * checked every time, and a remembered one presented by another organisation is still refused.
+ * request threads' samples of a payment in a JFR profile. Only verified tokens are kept, with the
+ * organisation they name, so a token refused once is checked every time, and a remembered one
+ * presented in a {@code Session-Token} header by another organisation's key is still refused.
  */
 public final class SessionTokens {
     public static final int MIN_SECRET_BYTES = 32;
@@ -72,14 +73,16 @@ public final class SessionTokens {
 
     /** The verified grant of a {@code Session-Token} header; a missing or unverifiable one fails check 1 in the core. */
     public Optional<SessionGrant> fromHeader(String header, OrgId callerOrg) {
-        return header == null || header.isBlank() ? Optional.empty() : verify(header.trim(), callerOrg);
+        return header == null || header.isBlank() ? Optional.empty()
+                : verify(header.trim()).filter(token -> token.orgId().equals(callerOrg)).map(Verified::grant);
     }
 
     /**
-     * The grant of a token that is ours and was issued to the caller's organisation; empty for
-     * anything else (malformed, another algorithm, a bad signature, a foreign issuer or audience).
+     * The organisation and grant of a token that is ours; empty for anything else (malformed, another
+     * algorithm, a bad signature, a foreign issuer or audience). Whether the grant is still live is
+     * for its wallet to say.
      */
-    public Optional<SessionGrant> verify(String token, OrgId callerOrg) {
+    public Optional<Verified> verify(String token) {
         Verified known = verified.get(token);
         if (known == null) {
             Optional<Verified> checked = check(token);
@@ -92,7 +95,7 @@ public final class SessionTokens {
             }
             verified.put(token, known);
         }
-        return known.orgId().equals(callerOrg.value()) ? Optional.of(known.grant()) : Optional.empty();
+        return Optional.of(known);
     }
 
     /** The grant and organisation of a token that is ours; empty for anything else. */
@@ -110,14 +113,18 @@ public final class SessionTokens {
                     || version == null || claims.getExpirationTime() == null || claims.getSubject() == null) {
                 return Optional.empty();
             }
-            return Optional.of(new Verified(org, new SessionGrant(new WalletId(claims.getSubject()), version,
-                    claims.getExpirationTime().toInstant())));
+            return Optional.of(new Verified(new OrgId(org), new SessionGrant(new WalletId(claims.getSubject()),
+                    version, claims.getExpirationTime().toInstant())));
         } catch (ParseException | JOSEException | IllegalArgumentException e) {
             return Optional.empty();
         }
     }
 
     /** A token that verified: the organisation it was issued to, and its grant. */
-    private record Verified(String orgId, SessionGrant grant) {
+    public record Verified(OrgId orgId, SessionGrant grant) {
+        public Verified {
+            requireNonNull(orgId, "orgId is null");
+            requireNonNull(grant, "grant is null");
+        }
     }
 }

@@ -41,6 +41,20 @@ class RequiresRoleTest {
                         .as(method.toString()).isEqualTo(Role.VIEWER));
     }
 
+    /** The contract's list of what an agent's token may call: its wallet's reads, its payments and escrows. */
+    @Test
+    void exactlyTheContractsAgentEndpointsAcceptASessionToken() {
+        List<String> open = endpoints().filter(method -> method.isAnnotationPresent(AgentToken.class))
+                .map(method -> method.getDeclaringClass().getSimpleName() + "." + method.getName()
+                        + (method.getAnnotation(AgentToken.class).checkedByPolicy() ? " (policy)" : ""))
+                .sorted().toList();
+
+        assertThat(open).containsExactly("EscrowResource.complete", "EscrowResource.dispute", "EscrowResource.get",
+                "EscrowResource.list", "EscrowResource.lock (policy)", "PaymentResource.get",
+                "PaymentResource.pay (policy)", "TransactionResource.get", "WalletResource.get",
+                "WalletResource.transactions");
+    }
+
     private static Stream<Method> endpoints() {
         return RESOURCES.stream().flatMap(resource -> Arrays.stream(resource.getDeclaredMethods()))
                 .filter(method -> Arrays.stream(method.getAnnotations())
