@@ -214,18 +214,22 @@ final class ApiFixtures {
         return funded.json();
     }
 
-    /** A payment with the admin key; {@code sessionToken} may be null to send none. */
-    ApiResponse pay(String sessionToken, Object body) {
-        return paymentCall(sessionToken, body).send();
+    /** A payment by an agent: its session token is the request's only credential. */
+    ApiResponse pay(String agentToken, Object body) {
+        return client.call("POST", "/payments").key(agentToken).body(body).send();
     }
 
-    /** A payment's {@code Dry-Run}: the decision, nothing recorded. */
-    ApiResponse dryRun(String sessionToken, Object body) {
-        return paymentCall(sessionToken, body).header("Dry-Run", "true").send();
+    /** An agent's {@code Dry-Run}: the decision, nothing recorded. */
+    ApiResponse dryRun(String agentToken, Object body) {
+        return client.call("POST", "/payments").key(agentToken).header("Dry-Run", "true").body(body).send();
     }
 
-    private ApiClient.Call paymentCall(String sessionToken, Object body) {
-        return withSessionToken(client.call("POST", "/payments").key(org.adminKey()).body(body), sessionToken);
+    /**
+     * A payment a backend makes on an agent's behalf: the admin key, with the agent's session token in
+     * {@code Session-Token}; {@code sessionToken} may be null to send none.
+     */
+    ApiResponse payOnBehalf(String sessionToken, Object body) {
+        return withSessionToken(client.call("POST", "/payments").key(org.adminKey()).body(body), sessionToken).send();
     }
 
     private static ApiClient.Call withSessionToken(ApiClient.Call call, String sessionToken) {
@@ -258,8 +262,13 @@ final class ApiFixtures {
         return paid.json();
     }
 
-    /** An escrow lock with the admin key; {@code sessionToken} may be null to send none. */
-    ApiResponse lockEscrow(String sessionToken, Map<String, Object> body) {
+    /** An escrow lock by an agent, with its session token as the request's only credential. */
+    ApiResponse lockEscrow(String agentToken, Map<String, Object> body) {
+        return client.call("POST", "/payments/a2a").key(agentToken).body(body).send();
+    }
+
+    /** An escrow lock a backend makes on an agent's behalf; {@code sessionToken} may be null to send none. */
+    ApiResponse lockEscrowOnBehalf(String sessionToken, Map<String, Object> body) {
         return withSessionToken(client.call("POST", "/payments/a2a").key(org.adminKey()).body(body), sessionToken)
                 .send();
     }
@@ -279,10 +288,10 @@ final class ApiFixtures {
         return locked.text("id");
     }
 
-    /** A locked escrow to a fresh recipient with a dispute raised on it; answers its id. */
+    /** A locked escrow to a fresh recipient with a dispute its sender's agent raised on it; answers its id. */
     String disputedEscrow(Wallet from, String amount) {
         String escrowId = lockedEscrow(from, amount);
-        ApiResponse disputed = client.post("/payments/a2a/" + escrowId + "/dispute", org.adminKey(),
+        ApiResponse disputed = client.post("/payments/a2a/" + escrowId + "/dispute", from.token(),
                 body("reason", "the output is wrong", "evidence", sha256Hex("evidence " + escrowId)));
         assertThat(disputed.status()).as(disputed.toString()).isEqualTo(200);
         assertThat(disputed.text("status")).isEqualTo("disputed");

@@ -42,11 +42,12 @@ final class Endpoints {
      * {@link Endpoints} (null when it takes none); {@code required} are its fields whose absence is a
      * 400 (the others of the valid body are optional); {@code optional} valid values of optional
      * fields the minimal body leaves out; {@code query} the query parameters it takes (a list's
-     * filters, {@code limit} and {@code cursor}; none elsewhere).
+     * filters, {@code limit} and {@code cursor}; none elsewhere); {@code agents} whether the contract
+     * lets an agent's session token call it, for its own wallet.
      */
     record Endpoint(String method, String template, Role lowest, BodyUse bodyUse,
                     Function<Map<String, String>, Object> body, Set<String> required, boolean sessionToken,
-                    Function<Map<String, String>, Map<String, Object>> optional, Set<String> query) {
+                    Function<Map<String, String>, Map<String, Object>> optional, Set<String> query, boolean agents) {
         @Override
         public String toString() {
             return method + " " + template;
@@ -55,16 +56,21 @@ final class Endpoints {
         /** The same endpoint with a body, required or optional, and the fields it requires. */
         Endpoint withBody(BodyUse use, Function<Map<String, String>, Object> valid, String... requiredFields) {
             return new Endpoint(method, template, lowest, use, valid, Set.of(requiredFields), sessionToken, optional,
-                    query);
+                    query, agents);
         }
 
         Endpoint withSessionToken() {
-            return new Endpoint(method, template, lowest, bodyUse, body, required, true, optional, query);
+            return new Endpoint(method, template, lowest, bodyUse, body, required, true, optional, query, agents);
+        }
+
+        /** The same endpoint, open to an agent's session token for its own wallet. */
+        Endpoint forAgents() {
+            return new Endpoint(method, template, lowest, bodyUse, body, required, sessionToken, optional, query, true);
         }
 
         /** The same endpoint with valid values of optional fields its minimal body leaves out. */
         Endpoint withOptional(Function<Map<String, String>, Map<String, Object>> fields) {
-            return new Endpoint(method, template, lowest, bodyUse, body, required, sessionToken, fields, query);
+            return new Endpoint(method, template, lowest, bodyUse, body, required, sessionToken, fields, query, agents);
         }
 
         /** The same endpoint as a list with these filters, besides {@code limit} and {@code cursor}. */
@@ -72,7 +78,7 @@ final class Endpoints {
             Set<String> names = new HashSet<>(List.of(filters));
             names.addAll(List.of("limit", "cursor"));
             return new Endpoint(method, template, lowest, bodyUse, body, required, sessionToken, optional,
-                    Set.copyOf(names));
+                    Set.copyOf(names), agents);
         }
     }
 
@@ -85,7 +91,8 @@ final class Endpoints {
     }
 
     private static Endpoint ep(String method, String template, Role lowest) {
-        return new Endpoint(method, template, lowest, BodyUse.NONE, null, Set.of(), false, ids -> Map.of(), Set.of());
+        return new Endpoint(method, template, lowest, BodyUse.NONE, null, Set.of(), false, ids -> Map.of(), Set.of(),
+                false);
     }
 
     private static Endpoint ep(String method, String template, Role lowest, Function<Map<String, String>, Object> body,
@@ -103,7 +110,7 @@ final class Endpoints {
                         .withOptional(ids -> Map.of("label", "a label", "tags", List.of("a-tag"),
                                 "session_ttl_seconds", 600)),
                 ep("GET", "/wallets", Role.VIEWER).listing("status", "tags"),
-                ep("GET", "/wallets/{wallet}", Role.VIEWER),
+                ep("GET", "/wallets/{wallet}", Role.VIEWER).forAgents(),
                 ep("PATCH", "/wallets/{patchWallet}", Role.OPERATOR, ids -> Map.of("status", "frozen"))
                         .withOptional(ids -> Map.of("label", "a label", "policy_id", ids.get("policy"))),
                 ep("POST", "/wallets/{wallet}/fund", Role.ADMIN, amount, "amount"),
@@ -115,14 +122,15 @@ final class Endpoints {
                 ep("POST", "/wallets/{rotateWallet}/rotate-token", Role.ADMIN)
                         .withBody(BodyUse.OPTIONAL, ids -> Map.of("ttl_seconds", 600)),
                 ep("DELETE", "/wallets/{deleteWallet}", Role.ADMIN),
-                ep("GET", "/wallets/{wallet}/transactions", Role.VIEWER).listing("status", "type", "from", "to"),
+                ep("GET", "/wallets/{wallet}/transactions", Role.VIEWER).listing("status", "type", "from", "to")
+                        .forAgents(),
                 // payments
                 ep("POST", "/payments", Role.ADMIN, ids -> Map.of("wallet_id", ids.get("wallet"),
                         "to", ids.get("recipient"), "amount", "0.01", "currency", "USDC"), "wallet_id", "to", "amount")
-                        .withSessionToken()
+                        .withSessionToken().forAgents()
                         .withOptional(ids -> Map.of("memo", "a memo", "idempotency_key", unique("matrix-key"),
                                 "require_co_sign", false)),
-                ep("GET", "/payments/{pendingTx}", Role.VIEWER),
+                ep("GET", "/payments/{pendingTx}", Role.VIEWER).forAgents(),
                 ep("POST", "/payments/{pendingTx}/co-sign", Role.OPERATOR,
                         ids -> Map.of("signature", bogusSignature()), "signature"),
                 ep("POST", "/payments/{rejectTx}/reject", Role.OPERATOR)
@@ -131,14 +139,16 @@ final class Endpoints {
                 ep("POST", "/payments/a2a", Role.ADMIN, ids -> Map.of("from_wallet", ids.get("wallet"),
                         "to_wallet", randomAddress(), "amount", "0.01", "currency", "USDC",
                         "task_description", "matrix", "timeout_seconds", 3600),
-                        "from_wallet", "to_wallet", "amount", "timeout_seconds").withSessionToken()
+                        "from_wallet", "to_wallet", "amount", "timeout_seconds").withSessionToken().forAgents()
                         .withOptional(ids -> Map.of("expected_proof", sha256Hex("expected"))),
-                ep("GET", "/payments/a2a", Role.VIEWER).listing("wallet_id", "status"),
-                ep("GET", "/payments/a2a/{escrow}", Role.VIEWER),
+                ep("GET", "/payments/a2a", Role.VIEWER).listing("wallet_id", "status").forAgents(),
+                ep("GET", "/payments/a2a/{escrow}", Role.VIEWER).forAgents(),
                 ep("POST", "/payments/a2a/{completeEscrow}/complete", Role.ADMIN,
-                        ids -> Map.of("proof_type", "output_hash", "proof", sha256Hex("done")), "proof_type", "proof"),
+                        ids -> Map.of("proof_type", "output_hash", "proof", sha256Hex("done")), "proof_type", "proof")
+                        .forAgents(),
                 ep("POST", "/payments/a2a/{disputeEscrow}/dispute", Role.ADMIN,
-                        ids -> Map.of("reason", "wrong output", "evidence", sha256Hex("evidence")), "reason", "evidence"),
+                        ids -> Map.of("reason", "wrong output", "evidence", sha256Hex("evidence")), "reason", "evidence")
+                        .forAgents(),
                 ep("POST", "/payments/a2a/{disputedEscrow}/resolve", Role.OPERATOR,
                         ids -> Map.of("outcome", "refund"), "outcome"),
                 // policies
@@ -157,7 +167,7 @@ final class Endpoints {
                 ep("GET", "/recipients/{categorised}", Role.VIEWER),
                 // transactions and exports
                 ep("GET", "/transactions", Role.VIEWER).listing("wallet_id", "status", "type", "from", "to"),
-                ep("GET", "/transactions/{pendingTx}", Role.VIEWER),
+                ep("GET", "/transactions/{pendingTx}", Role.VIEWER).forAgents(),
                 ep("POST", "/transactions/export", Role.VIEWER, ids -> Map.of("format", "csv"), "format")
                         .withOptional(ids -> Map.of("wallet_id", ids.get("wallet"), "from", "2020-01-01T00:00:00Z",
                                 "to", "2099-01-01T00:00:00Z")),
@@ -245,6 +255,13 @@ final class Endpoints {
     /** The endpoint's optional fields with valid values, for its body (or the one element of an array body). */
     Map<String, Object> optionalFields(Endpoint endpoint) {
         return endpoint.optional().apply(ids);
+    }
+
+    /** The endpoint's request at its path with its valid body, by an agent: {@code token} is its only credential. */
+    ApiClient.Call callAsAgent(ApiClient client, Endpoint endpoint, String token) {
+        ApiClient.Call call = client.call(endpoint.method(), path(endpoint)).key(token);
+        Object body = validBody(endpoint);
+        return body == null ? call : call.body(body);
     }
 
     /** The endpoint's request at its path with its valid body and, on payments, the payer's session token; add a key. */

@@ -219,7 +219,7 @@ class ErrorCodesTest {
     void sessionTokenInvalidIsRecordedAsBlocked() {
         ApiFixtures.Wallet wallet = fx.fundedWallet("10.00");
         String to = randomAddress();
-        ApiResponse answer = fx.pay(null, payment(wallet.id(), to, "1.25"));
+        ApiResponse answer = fx.payOnBehalf(null, payment(wallet.id(), to, "1.25"));
 
         JsonNode error = assertSessionTokenRefused(answer);
         assertThat(error.path("violation").path("limit").asText()).isNotBlank();
@@ -236,10 +236,38 @@ class ErrorCodesTest {
     void sessionTokenOfAnotherWalletIsInvalid() {
         ApiFixtures.Wallet wallet = fx.fundedWallet("10.00");
         ApiFixtures.Wallet other = fx.wallet(openPolicy);
-        ApiResponse answer = fx.pay(other.token(), payment(wallet.id(), randomAddress(), "1.00"));
+        ApiResponse answer = fx.payOnBehalf(other.token(), payment(wallet.id(), randomAddress(), "1.00"));
 
         assertSessionTokenRefused(answer);
         onlyBlocked(wallet.id());
+    }
+
+    /** An agent's token reaches no other wallet: paying from one is a 404, and nothing is recorded on it. */
+    @Test
+    void anAgentPayingFromAnotherWalletFindsNoSuchWallet() {
+        ApiFixtures.Wallet wallet = fx.fundedWallet("10.00");
+        ApiFixtures.Wallet other = fx.wallet(openPolicy);
+        ApiResponse answer = fx.pay(other.token(), payment(wallet.id(), randomAddress(), "1.00"));
+
+        assertError(answer, 404, "not_found");
+        assertThat(fx.transactions(wallet.id(), "")).extracting(tx -> tx.path("type").asText())
+                .containsOnly("funding");
+        assertThat(fx.balance(wallet.id())).isEqualTo("10.00");
+    }
+
+    /** A payment with a rotated token as the agent's credential fails the first check, recorded like any other. */
+    @Test
+    void anAgentsRotatedTokenFailsTheFirstCheckAndIsRecordedAsBlocked() {
+        ApiFixtures.Wallet wallet = fx.fundedWallet("10.00");
+        ApiResponse rotated = client.post("/wallets/" + wallet.id() + "/rotate-token", admin, Map.of());
+        assertThat(rotated.status()).as(rotated.toString()).isEqualTo(200);
+        ApiResponse answer = fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "1.00"));
+
+        JsonNode error = assertSessionTokenRefused(answer);
+
+        assertThat(error.path("violation").path("attempted").asText()).isEqualTo("revoked");
+        onlyBlocked(wallet.id());
+        assertThat(fx.balance(wallet.id())).isEqualTo("10.00");
     }
 
     // 422 policy_violation

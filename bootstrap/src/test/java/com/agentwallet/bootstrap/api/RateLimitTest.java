@@ -105,6 +105,21 @@ class RateLimitTest {
     }
 
     @Test
+    void anAgentsTokenDrawsFromItsOrganisationsBucket() {
+        ApiClient client = limited.client();
+        ApiFixtures fx = new ApiFixtures(limited);
+        ApiFixtures.Wallet wallet = fx.wallet(fx.openPolicy());
+
+        ApiResponse limitedAnswer = drain(() -> client.get("/wallets/" + wallet.id(), wallet.token()));
+        assertTooManyRequests(limitedAnswer);
+        ApiResponse sameOrgKey = client.get("/wallets", limited.org().viewerKey());
+        assertThat(sameOrgKey.status()).as("the agent used up its organisation's bucket: " + sameOrgKey)
+                .isEqualTo(429);
+        assertThat(client.get("/wallets", limited.otherOrg().viewerKey()).status()).as("org B is still served")
+                .isEqualTo(200);
+    }
+
+    @Test
     void requestsWithoutAValidKeyAreLimitedPerAddress() {
         ApiClient client = limited.client();
         long nowSeconds = System.currentTimeMillis() / 1000;

@@ -17,6 +17,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,6 +39,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RoleMatrixTest {
     private static final AtomicInteger REFUSED = new AtomicInteger();
     private static final AtomicInteger AUTHORISED = new AtomicInteger();
+    private static final AtomicInteger AGENT_ALLOWED = new AtomicInteger();
+    private static final AtomicInteger AGENT_REFUSED = new AtomicInteger();
+    private static final AtomicInteger AGENT_NOT_FOUND = new AtomicInteger();
+    /** The agent token column's session tokens, by whose wallet they are. */
+    private static final Map<Whose, String> AGENT_TOKENS = new EnumMap<>(Whose.class);
     private static ApiServer server;
     private static ApiClient client;
     private static DemoOrg org;
@@ -58,6 +64,16 @@ class RoleMatrixTest {
         return cases.stream();
     }
 
+    /** Whose wallet an agent token of the matrix belongs to; every resource of the catalogue is the payer's. */
+    enum Whose {
+        PAYER, SAME_ORGANISATION, OTHER_ORGANISATION
+    }
+
+    static Stream<Arguments> agentCases() {
+        return endpoints().stream().flatMap(endpoint -> Arrays.stream(Whose.values())
+                .map(whose -> Arguments.of(endpoint, whose)));
+    }
+
     static Stream<Arguments> allowed() {
         List<Arguments> cases = new ArrayList<>();
         for (Endpoint endpoint : endpoints()) {
@@ -74,6 +90,10 @@ class RoleMatrixTest {
         org = server.org();
         fx = new ApiFixtures(server);
         catalogue = Endpoints.prepare(server);
+        AGENT_TOKENS.put(Whose.PAYER, catalogue.payer().token());
+        AGENT_TOKENS.put(Whose.SAME_ORGANISATION, fx.wallet(catalogue.id("policy")).token());
+        ApiFixtures other = new ApiFixtures(server, server.otherOrg());
+        AGENT_TOKENS.put(Whose.OTHER_ORGANISATION, other.wallet(other.openPolicy()).token());
     }
 
     @ParameterizedTest(name = "{1} is refused {0}")
@@ -105,11 +125,60 @@ class RoleMatrixTest {
         AUTHORISED.incrementAndGet();
     }
 
+    /**
+     * The agent token column: a session token reaches exactly the endpoints the contract lists, and
+     * only for its own wallet. Everywhere else it is refused with 403 naming the lowest API-key role
+     * (before any resource is looked up, so it learns nothing), and another wallet's resource, of its
+     * own organisation or another, does not exist for it.
+     */
+    @ParameterizedTest(name = "agent token of a {1} wallet: {0}")
+    @MethodSource("agentCases")
+    void anAgentTokenReachesOnlyWhatTheContractListsAndOnlyForItsOwnWallet(Endpoint endpoint, Whose whose) {
+        ApiResponse answer = catalogue.callAsAgent(client, endpoint, AGENT_TOKENS.get(whose)).send();
+
+        assertThat(answer.status()).as("no server error: " + answer).isLessThan(500);
+        if (!endpoint.agents()) {
+            JsonNode error = assertError(answer, 403, "insufficient_permissions");
+            assertThat(error.path("required_role").asText()).as(answer.toString())
+                    .isEqualTo(endpoint.lowest().wireName());
+            AGENT_REFUSED.incrementAndGet();
+        } else if (whose == Whose.PAYER) {
+            assertTheOwnWalletsAgentActs(endpoint, answer);
+            AGENT_ALLOWED.incrementAndGet();
+        } else if (endpoint.method().equals("GET") && endpoint.template().equals("/payments/a2a")) {
+            // its own list, of escrows its wallet is a party to: none of the payer's
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+            assertThat(ApiFixtures.field(ApiFixtures.items(answer), "id")).doesNotContain(catalogue.id("escrow"));
+            AGENT_ALLOWED.incrementAndGet();
+        } else {
+            assertError(answer, 404, "not_found");
+            AGENT_NOT_FOUND.incrementAndGet();
+        }
+    }
+
+    /** The payer's own agent on an endpoint open to agents: it acts, but completes no escrow it sends. */
+    private static void assertTheOwnWalletsAgentActs(Endpoint endpoint, ApiResponse answer) {
+        if (endpoint.template().endsWith("/complete")) {
+            // the payer sent this escrow: its agent may dispute it, never release it to the other side
+            JsonNode error = assertError(answer, 403, "insufficient_permissions");
+            assertThat(error.path("required_role").asText()).isEqualTo("admin");
+        } else if (endpoint.template().endsWith("/dispute")) {
+            // a role of the matrix may have disputed it already
+            assertThat(answer.status()).as(answer.toString()).isIn(200, 409);
+        } else {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        }
+    }
+
     @AfterAll
     static void figures() {
         System.out.printf("role matrix: %d endpoints x %d roles: %d refused below the lowest role naming it, %d "
                         + "authorised at or above it%n", Endpoints.all().size(), Role.values().length, REFUSED.get(),
                 AUTHORISED.get());
+        System.out.printf("agent token matrix: %d endpoints x %d wallets (the payer's own, another of its "
+                        + "organisation, one of another organisation): %d allowed, %d refused 403 naming the lowest "
+                        + "key role, %d not found%n", Endpoints.all().size(), Whose.values().length,
+                AGENT_ALLOWED.get(), AGENT_REFUSED.get(), AGENT_NOT_FOUND.get());
     }
 
     /** The lowest role does what the endpoint is for, so the matrix is not passing on 404s. */
@@ -139,6 +208,30 @@ class RoleMatrixTest {
                 Map.of("outcome", "release"));
         assertThat(resolved.status()).as(resolved.toString()).isEqualTo(200);
         assertThat(resolved.text("status")).isEqualTo("released");
+    }
+
+    /**
+     * Separation of duties: the owner key that paid on an agent's behalf can neither approve nor
+     * reject that payment, though its role covers both; another operator's key can.
+     */
+    @Test
+    void theKeyThatMadeAPaymentCanNeitherCoSignNorRejectIt() {
+        String owner = org.ownerKey();
+        ApiFixtures.Wallet payer = catalogue.payer();
+        JsonNode held = client.call("POST", "/payments").key(owner).header("Session-Token", payer.token())
+                .body(ApiFixtures.with(ApiFixtures.payment(payer.id(), ApiFixtures.randomAddress(), "100.00"),
+                        "require_co_sign", true)).send().json();
+        String tx = held.path("tx_id").asText();
+        assertThat(held.path("status").asText()).as(held.toString()).isEqualTo("pending_co_sign");
+
+        assertError(client.post("/payments/" + tx + "/co-sign", owner,
+                Map.of("signature", fx.coSign(held.path("co_sign_payload").asText()))), 403, "same_credential");
+        assertError(client.post("/payments/" + tx + "/reject", owner, Map.of("reason", "mine")), 403,
+                "same_credential");
+        assertThat(client.get("/payments/" + tx, org.viewerKey()).text("status")).isEqualTo("pending_co_sign");
+
+        ApiResponse rejected = client.post("/payments/" + tx + "/reject", org.operatorKey(), Map.of("reason", "no"));
+        assertThat(rejected.text("status")).as(rejected.toString()).isEqualTo("rejected");
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -175,8 +176,14 @@ class SecurityTest {
                 org.adminKey() + "0");
         refused("the admin key without its last character", 401,
                 client.call("GET", "/wallets").key(org.adminKey().substring(0, org.adminKey().length() - 1)).send());
-        refused("the session token as the API key", 401,
+        refused("the session token on an endpoint only API keys call", 403,
                 client.call("GET", "/wallets").key(wallet.token()).send(), wallet.token());
+        for (Map.Entry<String, String> forged : forgeries(wallet.token()).entrySet()) {
+            refused("a session token " + forged.getKey(), 401,
+                    client.call("GET", "/wallets/" + wallet.id()).key(forged.getValue()).send(), forged.getValue());
+            refused("a session token " + forged.getKey() + " paying", 401,
+                    fx.pay(forged.getValue(), payment(wallet.id(), to, "1.00")), forged.getValue());
+        }
         refused("the API key as the session token", 401, client.call("POST", "/payments").key(org.adminKey())
                 .header("Session-Token", org.adminKey()).body(payment(wallet.id(), to, "1.00")).send(), org.adminKey());
         refused("the other organisation's key", 404,
@@ -199,7 +206,9 @@ class SecurityTest {
         assertThat(rotated.status()).as(rotated.toString()).isEqualTo(200);
         SECRETS.put("rotated session token", rotated.text("session_token"));
         refused("the session token before the rotation", 401, fx.pay(wallet.token(), payment(wallet.id(), to, "1.00")),
-                org.adminKey(), wallet.token());
+                wallet.token());
+        refused("the session token before the rotation, reading its wallet", 401,
+                client.get("/wallets/" + wallet.id(), wallet.token()), wallet.token());
         record("GET /wallets/{id}", client.get("/wallets/" + wallet.id(), org.viewerKey()));
         record("GET /wallets/{id}/transactions", client.get("/wallets/" + wallet.id() + "/transactions", org.viewerKey()));
     }
@@ -217,9 +226,13 @@ class SecurityTest {
         assertThat(fx.pay(token, payment(walletId, to, "1.00")).status()).isEqualTo(200);
 
         CLOCK.jumpTo(Instant.parse(created.text("session_token_expires_at")).plusSeconds(1));
-        refused("an expired session token", 401, fx.pay(token, payment(walletId, to, "1.00")), org.adminKey(), token);
+        refused("an expired session token", 401, fx.pay(token, payment(walletId, to, "1.00")), token);
         refused("an expired session token on an escrow", 401, fx.lockEscrow(token, escrow(walletId, to, "1.00")),
-                org.adminKey(), token);
+                token);
+        refused("an expired session token reading its history", 401,
+                client.get("/wallets/" + walletId + "/transactions", token), token);
+        refused("an expired session token in a backend's Session-Token", 401,
+                fx.payOnBehalf(token, payment(walletId, to, "1.00")), org.adminKey(), token);
         assertThat(fx.balance(walletId)).isEqualTo("9.00");
 
         ApiResponse rotated = client.post("/wallets/" + walletId + "/rotate-token", org.adminKey(), body());
@@ -228,6 +241,21 @@ class SecurityTest {
         ApiResponse paid = fx.pay(rotated.text("session_token"), payment(walletId, to, "1.00"));
         assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
         assertThat(fx.balance(walletId)).isEqualTo("8.00");
+    }
+
+    /** Tokens made from a real one that must not pass: a payload changed under its signature, no algorithm, none. */
+    private static Map<String, String> forgeries(String token) {
+        String[] parts = token.split("\\.");
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+        String raised = base64.encodeToString(payload.replaceFirst("\"ver\":(\\d+)", "\"ver\":99")
+                .getBytes(StandardCharsets.UTF_8));
+        String none = base64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        Map<String, String> forged = new LinkedHashMap<>();
+        forged.put("with a tampered payload", parts[0] + "." + raised + "." + parts[2]);
+        forged.put("with alg none", none + "." + parts[1] + ".");
+        forged.put("without its signature", parts[0] + "." + parts[1] + ".");
+        return forged;
     }
 
     /** Checks a hostile request's refusal and keeps its answer for the scan, with the secrets the request carried. */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static com.agentwallet.bootstrap.api.ApiAssertions.assertError;
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertPolicyViolation;
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertSessionTokenRefused;
 import static com.agentwallet.bootstrap.api.ApiFixtures.escrow;
@@ -27,15 +28,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * The {@code Session-Token} of payment-making requests: missing, foreign, forged, tampered or
- * rotated-away tokens are 401 {@code session_token_invalid} with rule {@code session_token}, recorded
- * as blocked; a valid token still meets the policy; escrow locks need it like payments.
+ * The session token of payment-making requests, in a backend's {@code Session-Token} header or as
+ * the agent's own credential: missing, foreign, forged, tampered or rotated-away tokens in the
+ * header, and rotated-away ones as the credential, are 401 {@code session_token_invalid} with rule
+ * {@code session_token}, recorded as blocked; a token that is not ours as the credential is 401
+ * {@code authentication_failed}, with nothing to record it on; a valid token still meets the
+ * policy; escrow locks need it like payments.
  */
 class SessionTokenTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64URL_DECODE = Base64.getUrlDecoder();
     private static final AtomicInteger REFUSED = new AtomicInteger();
+    private static final AtomicInteger NOT_OURS = new AtomicInteger();
 
     private final ApiServer server = ApiServer.shared();
     private final ApiFixtures fx = new ApiFixtures(server);
@@ -47,8 +52,8 @@ class SessionTokenTest {
         ApiFixtures.Wallet wallet = fx.fundedWallet("100.00");
         String to = randomAddress();
 
-        ApiResponse refused = fx.pay(null, payment(wallet.id(), to, "3.00"));
-        ApiResponse blank = fx.pay("   ", payment(wallet.id(), to, "3.00"));
+        ApiResponse refused = fx.payOnBehalf(null, payment(wallet.id(), to, "3.00"));
+        ApiResponse blank = fx.payOnBehalf("   ", payment(wallet.id(), to, "3.00"));
 
         refused(refused);
         refused(blank);
@@ -69,14 +74,14 @@ class SessionTokenTest {
         ApiFixtures other = new ApiFixtures(server, server.otherOrg());
         ApiFixtures.Wallet foreign = other.fundedWallet("100.00");
 
-        refused(fx.pay(sibling.token(), payment(wallet.id(), randomAddress(), "3.00")));
-        refused(fx.pay(foreign.token(), payment(wallet.id(), randomAddress(), "3.00")));
+        refused(fx.payOnBehalf(sibling.token(), payment(wallet.id(), randomAddress(), "3.00")));
+        refused(fx.payOnBehalf(foreign.token(), payment(wallet.id(), randomAddress(), "3.00")));
 
         assertThat(fx.transactions(wallet.id(), "status=blocked")).hasSize(2);
         assertThat(usdc(fx.balance(wallet.id()))).isEqualByComparingTo(usdc("100.00"));
         assertThat(usdc(fx.balance(sibling.id()))).isEqualByComparingTo(usdc("100.00"));
         assertThat(fx.transactions(sibling.id(), "type=payment")).isEmpty();
-        ApiResponse crossOrg = other.pay(wallet.token(), payment(wallet.id(), randomAddress(), "3.00"));
+        ApiResponse crossOrg = other.payOnBehalf(wallet.token(), payment(wallet.id(), randomAddress(), "3.00"));
         assertThat(crossOrg.status()).as("another organisation cannot even see the wallet: " + crossOrg)
                 .isEqualTo(404);
         assertThat(usdc(fx.balance(wallet.id()))).isEqualByComparingTo(usdc("100.00"));
@@ -112,11 +117,15 @@ class SessionTokenTest {
                 otherSecret, tamperedExpiry, tamperedVersion, siblingSignatureOnMyClaims, hs512,
                 parts[0] + "." + parts[1]);
         for (String forged : forgeries) {
-            ApiResponse refused = fx.pay(forged, payment(wallet.id(), randomAddress(), "3.00"));
+            ApiResponse refused = fx.payOnBehalf(forged, payment(wallet.id(), randomAddress(), "3.00"));
             refused(refused);
+            assertError(fx.pay(forged, payment(wallet.id(), randomAddress(), "3.00")), 401, "authentication_failed");
+            assertError(client.get("/wallets/" + wallet.id(), forged), 401, "authentication_failed");
+            NOT_OURS.incrementAndGet();
         }
 
-        assertThat(fx.transactions(wallet.id(), "status=blocked")).hasSize(forgeries.size());
+        assertThat(fx.transactions(wallet.id(), "status=blocked")).as("only the header's forgeries are recorded")
+                .hasSize(forgeries.size());
         assertThat(fx.transactions(wallet.id(), "status=confirmed&type=payment")).isEmpty();
         assertThat(usdc(fx.balance(wallet.id()))).isEqualByComparingTo(usdc("100.00"));
         ApiResponse genuine = fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "3.00"));
@@ -187,7 +196,7 @@ class SessionTokenTest {
         ApiResponse atLimit = fx.pay(wallet.token(), payment(wallet.id(), randomAddress(), "10.00"));
         assertThat(atLimit.status()).as(atLimit.toString()).isEqualTo(200);
         assertThat(usdc(fx.balance(wallet.id()))).isEqualByComparingTo(usdc("90.00"));
-        ApiResponse noTokenOverLimit = fx.pay(null, payment(wallet.id(), randomAddress(), "50.00"));
+        ApiResponse noTokenOverLimit = fx.payOnBehalf(null, payment(wallet.id(), randomAddress(), "50.00"));
         assertThat(noTokenOverLimit.json().path("error").path("violation").path("rule").asText())
                 .as("the session token is check 1, before max_per_tx").isEqualTo("session_token");
     }
@@ -205,14 +214,14 @@ class SessionTokenTest {
         ApiResponse noEscrows = client.get("/payments/a2a?wallet_id=" + payer.id(), admin);
         assertThat(noEscrows.json().path("data")).isEmpty();
 
-        ApiResponse locked = lock(payer, payee, payer.token());
+        ApiResponse locked = fx.lockEscrow(payer.token(), escrow(payer.id(), payee.id(), "25.00"));
         assertThat(locked.status()).as(locked.toString()).isEqualTo(200);
         assertThat(locked.text("status")).isEqualTo("locked");
         assertThat(usdc(fx.balance(payer.id()))).isEqualByComparingTo(usdc("75.00"));
     }
 
     private ApiResponse lock(ApiFixtures.Wallet payer, ApiFixtures.Wallet payee, String token) {
-        return fx.lockEscrow(token, escrow(payer.id(), payee.id(), "25.00"));
+        return fx.lockEscrowOnBehalf(token, escrow(payer.id(), payee.id(), "25.00"));
     }
 
     private static long exp(String token) throws Exception {
@@ -228,7 +237,8 @@ class SessionTokenTest {
     @AfterAll
     static void figures() {
         System.out.printf("session tokens: %d missing, foreign, forged, tampered or rotated tokens refused "
-                + "as session_token_invalid%n", REFUSED.get());
+                + "as session_token_invalid; %d forged or tampered ones refused as the credential "
+                + "(authentication_failed)%n", REFUSED.get(), NOT_OURS.get());
     }
 
     private static String b64(Object json) {

@@ -419,7 +419,7 @@ final class Workload {
                     "amount", Usdc.ofMicros(amount).toString(), "currency", "USDC", "task_description", task,
                     "timeout_seconds", timeoutSeconds, "expected_proof", proof);
             Optional<ApiResponse> locked = send(false, () -> client.call("POST", "/payments/a2a")
-                    .key(org.adminKey()).header("Session-Token", agent.token()).body(lock));
+                    .key(agent.token()).body(lock));
             Optional<String> answer = answer("escrow lock", locked, "200", "422 policy_violation",
                     "422 insufficient_funds", "409 invalid_state");
             if (answer.isEmpty()) {
@@ -517,8 +517,8 @@ final class Workload {
             if (intent) {
                 body.put("require_co_sign", true);
             }
-            Optional<ApiResponse> paid = send(true, () -> client.call("POST", "/payments").key(org.adminKey())
-                    .header("Session-Token", agent.token()).body(body));
+            Optional<ApiResponse> paid = send(true, () -> client.call("POST", "/payments").key(agent.token())
+                    .body(body));
             payments.add(new KeyedPayment(key, agent.id(), to, amount, paid.map(Workload::outcome).orElse(Outcome.UNKNOWN),
                     paid.filter(response -> response.status() == 200).map(response -> response.text("tx_id"))));
             return paid;

@@ -52,7 +52,8 @@ class EscrowMachineTest {
         TIMEOUT_AFTER_TIMEOUT(new EscrowCommand.Timeout(), true, TIMEOUT_AT.plus(Duration.ofDays(2))),
         RESOLVE_RELEASE(new EscrowCommand.Resolve(EscrowCommand.Outcome.RELEASE), true, BEFORE_TIMEOUT),
         RESOLVE_REFUND(new EscrowCommand.Resolve(EscrowCommand.Outcome.REFUND), true, BEFORE_TIMEOUT),
-        LOCK_FAILED(new EscrowCommand.LockFailed("insufficient funds on chain"), true, CREATED.plusSeconds(1));
+        LOCK_FAILED(new EscrowCommand.LockFailed("insufficient funds on chain"), true, CREATED.plusSeconds(1)),
+        RELEASE_EXPIRED(new EscrowCommand.ReleaseExpired(), true, TIMEOUT_AT.plusSeconds(5));
 
         final EscrowCommand command;
         final boolean withExpectedProof;
@@ -88,6 +89,12 @@ class EscrowMachineTest {
                     Cmd.RESOLVE_REFUND, new Outcome(EscrowStatus.REFUNDED, Optional.empty(), "dispute_resolved",
                             EventType.ESCROW_REFUNDED)));
 
+    /** A legal pair: one of {@link #LEGAL}, or the undoing of a release the ledger refused (tested on its own). */
+    private static boolean isLegal(EscrowStatus status, Cmd cmd) {
+        return LEGAL.getOrDefault(status, Map.of()).containsKey(cmd)
+                || status == EscrowStatus.RELEASED && cmd == Cmd.RELEASE_EXPIRED;
+    }
+
     static Stream<Arguments> legal() {
         List<Arguments> pairs = new ArrayList<>();
         LEGAL.forEach((status, outcomes) -> outcomes.forEach((cmd, outcome) -> pairs.add(Arguments.of(status, cmd, outcome))));
@@ -98,7 +105,7 @@ class EscrowMachineTest {
         List<Arguments> pairs = new ArrayList<>();
         for (EscrowStatus status : EscrowStatus.values()) {
             for (Cmd cmd : Cmd.values()) {
-                if (!LEGAL.getOrDefault(status, Map.of()).containsKey(cmd)) {
+                if (!isLegal(status, cmd)) {
                     boolean mismatch = status == EscrowStatus.LOCKED && cmd == Cmd.COMPLETE_WITH_MISMATCHING_PROOF;
                     pairs.add(Arguments.of(status, cmd, mismatch ? "proof_mismatch" : "invalid_state"));
                 }
@@ -129,6 +136,24 @@ class EscrowMachineTest {
         assertThat(expected.type()).isEqualTo(outcome.event());
     }
 
+    /** The chain refused the release for the deadline: the escrow is locked again, announcing nothing, for the timeout to refund. */
+    @Test
+    void aReleaseTheLedgerRefusedForTheDeadlineLocksTheEscrowAgain() {
+        Escrow released = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true), Cmd.COMPLETE_WITH_MATCHING_PROOF.command,
+                BEFORE_TIMEOUT).value().state().withSettleTx(new TxId("tx_SSSSSSSSSSSSSSSSSSSSSSSS"));
+
+        Transition<Escrow> reopened = EscrowMachine.apply(released, Cmd.RELEASE_EXPIRED.command, Cmd.RELEASE_EXPIRED.at)
+                .value();
+
+        assertThat(reopened.state().status()).isEqualTo(EscrowStatus.LOCKED);
+        assertThat(reopened.state().proof()).isEmpty();
+        assertThat(reopened.state().settleTx()).isEmpty();
+        assertThat(reopened.state().settleReason()).isEmpty();
+        assertThat(reopened.events()).isEmpty();
+        assertThat(EscrowMachine.apply(reopened.state(), new EscrowCommand.Timeout(), Cmd.RELEASE_EXPIRED.at).value()
+                .state().status()).isEqualTo(EscrowStatus.REFUNDED);
+    }
+
     @Test
     void raisingADisputeRecordsIt() {
         Escrow disputed = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true), Cmd.RAISE.command, Cmd.RAISE.at)
@@ -149,9 +174,8 @@ class EscrowMachineTest {
     void exactlyTheLegalPairsAreAccepted() {
         for (EscrowStatus status : EscrowStatus.values()) {
             for (Cmd cmd : Cmd.values()) {
-                boolean legal = LEGAL.getOrDefault(status, Map.of()).containsKey(cmd);
                 assertThat(EscrowMachine.apply(escrow(status, cmd.withExpectedProof), cmd.command, cmd.at).isOk())
-                        .as("%s x %s", status, cmd).isEqualTo(legal);
+                        .as("%s x %s", status, cmd).isEqualTo(isLegal(status, cmd));
             }
         }
     }

@@ -8,6 +8,7 @@ import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -19,6 +20,7 @@ import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.SessionGrant;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
@@ -63,6 +65,136 @@ class EscrowServiceTest {
     void anOrganisationWithAReceivingWallet() {
         org = given.organisation("10000.00");
         receiver = given.wallet(org, given.policy(org, rules().build()), "receiver", "0");
+    }
+
+    /** Who may do what: each party by its side, agents by their wallet, everyone else told it does not exist. */
+    @Nested
+    class Parties {
+        private FundedWallet sender;
+        private FundedWallet foreign;
+        private Escrow escrow;
+
+        @BeforeEach
+        void anEscrowToAWalletOfAnotherOrganisation() {
+            sender = senderUnder(rules(), "1000");
+            foreign = foreignWallet();
+            escrow = lock(sender, foreign.wallet().id().value(), "100").value();
+        }
+
+        @Test
+        void bothSidesReadItAndNobodyElse() {
+            assertThat(core.escrows.get(senderAgent(), escrow.id()).value()).isEqualTo(escrow);
+            assertThat(core.escrows.get(Requester.of(org), escrow.id()).value()).isEqualTo(escrow);
+            assertThat(core.escrows.get(receiverAgent(), escrow.id()).value()).isEqualTo(escrow);
+            assertThat(core.escrows.get(Requester.of(foreign.wallet().orgId()), escrow.id()).value()).isEqualTo(escrow);
+
+            OrgId stranger = given.organisation("1");
+            assertNotFound(core.escrows.get(Requester.of(stranger), escrow.id()));
+            assertNotFound(core.escrows.get(agentOf(receiver), escrow.id()));
+        }
+
+        @Test
+        void theReceiversAgentCompletesIt() {
+            Escrow released = core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).value();
+
+            assertThat(released.status()).isEqualTo(EscrowStatus.RELEASED);
+            assertThat(balanceOf(foreign)).isEqualTo(Usdc.parse("100"));
+        }
+
+        @Test
+        void theReceivingOrganisationCompletesItButNeitherDisputesNorResolvesIt() {
+            Requester receiving = Requester.of(foreign.wallet().orgId());
+
+            assertForbidden(core.escrows.dispute(receiving, escrow.id(), "no", EVIDENCE), "admin");
+            assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
+            core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).value();
+            assertForbidden(core.escrows.resolve(foreign.wallet().orgId(), escrow.id(),
+                    EscrowCommand.Outcome.RELEASE), "operator");
+            assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.DISPUTED);
+        }
+
+        @Test
+        void theReceivingOrganisationsKeyCompletesIt() {
+            Requester receiving = Requester.of(foreign.wallet().orgId());
+
+            assertThat(core.escrows.complete(receiving, escrow.id(), Proof.OUTPUT_HASH, PROOF).value().status())
+                    .isEqualTo(EscrowStatus.RELEASED);
+        }
+
+        @Test
+        void theSendersAgentDisputesItButCannotCompleteIt() {
+            assertForbidden(core.escrows.complete(senderAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF), "admin");
+            assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
+
+            Escrow disputed = core.escrows.dispute(senderAgent(), escrow.id(), "wrong output", EVIDENCE).value();
+
+            assertThat(disputed.status()).isEqualTo(EscrowStatus.DISPUTED);
+        }
+
+        @Test
+        void theReceiversAgentCannotDisputeIt() {
+            assertForbidden(core.escrows.dispute(receiverAgent(), escrow.id(), "no", EVIDENCE), "admin");
+
+            assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
+        }
+
+        @Test
+        void aReleasedEscrowCannotBeDisputed() {
+            core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).value();
+
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "too late", EVIDENCE).rejection().code())
+                    .isEqualTo("invalid_state");
+        }
+
+        @Test
+        void afterTheDeadlineNeitherSideCompletesNorDisputes() {
+            core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
+
+            assertThat(core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).rejection().code())
+                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).rejection().code())
+                    .isEqualTo("invalid_state");
+            assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
+        }
+
+        @Test
+        void eachPartyListsItsEscrows() {
+            Escrow toAnAddress = lock(sender, EXTERNAL_AGENT, "5").value();
+
+            assertThat(escrowsOf(senderAgent())).containsExactly(toAnAddress.id(), escrow.id());
+            assertThat(escrowsOf(Requester.of(org))).containsExactly(toAnAddress.id(), escrow.id());
+            assertThat(escrowsOf(receiverAgent())).containsExactly(escrow.id());
+            assertThat(escrowsOf(Requester.of(foreign.wallet().orgId()))).containsExactly(escrow.id());
+            assertThat(escrowsOf(agentOf(receiver))).isEmpty();
+        }
+
+        private Requester senderAgent() {
+            return agentOf(sender);
+        }
+
+        private Requester receiverAgent() {
+            return agentOf(foreign);
+        }
+
+        private List<EscrowId> escrowsOf(Requester party) {
+            return core.escrows.list(party, EscrowStore.Query.ALL, PageRequest.first(10))
+                    .data().stream().map(Escrow::id).toList();
+        }
+    }
+
+    private static Requester agentOf(FundedWallet wallet) {
+        return new Requester.Agent(wallet.wallet().orgId(), wallet.wallet().id());
+    }
+
+    private static void assertNotFound(Result<?> result) {
+        assertThat(result.isOk()).isFalse();
+        assertThat(result.rejection().code()).isEqualTo("not_found");
+    }
+
+    private static void assertForbidden(Result<?> result, String requiredRole) {
+        assertThat(result.isOk()).as("should be forbidden").isFalse();
+        assertThat(result.rejection()).isInstanceOfSatisfying(Rejection.Forbidden.class,
+                forbidden -> assertThat(forbidden.required().wireName()).isEqualTo(requiredRole));
     }
 
     @Nested

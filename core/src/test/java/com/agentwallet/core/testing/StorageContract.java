@@ -1015,6 +1015,38 @@ public abstract class StorageContract {
     }
 
     @Test
+    void eachPartyListsTheEscrowsItSendsOrReceivesAcrossOrganisations() {
+        Organisation org = givenOrg();
+        PolicyId policy = givenPolicy(org.id(), PolicyRules.NONE, T0).id();
+        Wallet sender = givenWallet(org.id(), policy, "sender", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet sibling = givenWallet(org.id(), policy, "sibling", WalletStatus.ACTIVE, List.of(), T0);
+        Wallet foreign = givenWalletOfNewOrg();
+        Escrow toForeign = givenEscrowTo(sender, foreign, EscrowStatus.LOCKED, T0.plusSeconds(1));
+        Escrow toSibling = givenEscrowTo(sender, sibling, EscrowStatus.RELEASED, T0.plusSeconds(2));
+        Escrow fromForeign = givenEscrowTo(foreign, sibling, EscrowStatus.LOCKED, T0.plusSeconds(3));
+        Escrow toAddress = givenEscrow(sender, EscrowStatus.LOCKED, T0.plusSeconds(600), T0.plusSeconds(4));
+
+        assertThat(escrows(Requester.of(org.id()), EscrowStore.Query.ALL))
+                .containsExactly(toAddress, fromForeign, toSibling, toForeign);
+        assertThat(escrows(Requester.of(foreign.orgId()), EscrowStore.Query.ALL))
+                .containsExactly(fromForeign, toForeign);
+        assertThat(escrows(new Requester.Agent(org.id(), sender.id()), EscrowStore.Query.ALL))
+                .containsExactly(toAddress, toSibling, toForeign);
+        assertThat(escrows(new Requester.Agent(org.id(), sibling.id()), EscrowStore.Query.ALL))
+                .containsExactly(fromForeign, toSibling);
+        assertThat(escrows(new Requester.Agent(foreign.orgId(), foreign.id()), EscrowStore.Query.ALL))
+                .containsExactly(fromForeign, toForeign);
+        assertThat(escrows(Requester.of(org.id()), new EscrowStore.Query(Optional.of(sibling.id()),
+                Optional.of(EscrowStatus.LOCKED)))).containsExactly(fromForeign);
+        // an agent of another organisation cannot pass itself off as the sender
+        assertThat(escrows(new Requester.Agent(foreign.orgId(), sender.id()), EscrowStore.Query.ALL)).isEmpty();
+
+        assertThat(txOptional(s -> s.escrows().findAnyOrg(fromForeign.id()))).contains(fromForeign);
+        assertThat(txOptional(s -> s.escrows().lockAnyOrg(toForeign.id()))).contains(toForeign);
+        assertThat(txOptional(s -> s.escrows().findAnyOrg(ids.escrow()))).isEmpty();
+    }
+
+    @Test
     void claimTimedOutTakesConfirmedLockedEscrowsOfEveryOrganisationEarliestTimeoutFirst() {
         Instant now = T0.plusSeconds(3600);
         Wallet wallet = givenWalletOfNewOrg();
@@ -1052,7 +1084,7 @@ public abstract class StorageContract {
         givenEscrow(disputed, EscrowStatus.DISPUTED, T0.plusSeconds(60), T0);
         givenEscrow(settled, EscrowStatus.RELEASED, T0.plusSeconds(60), T0);
         givenEscrow(settled, EscrowStatus.REFUNDED, T0.plusSeconds(60), T0);
-        givenEscrowTo(payer, receiverOnly, EscrowStatus.LOCKED);
+        givenEscrowTo(payer, receiverOnly, EscrowStatus.LOCKED, T0);
 
         assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), locked.id()))).isTrue();
         assertThat(txBoolean(s -> s.escrows().anyOpenFrom(org.id(), disputed.id()))).isTrue();
@@ -1620,23 +1652,30 @@ public abstract class StorageContract {
 
     /** An escrow from {@code from} with its lock transaction, written in the order the lock use case writes them. */
     private Escrow givenEscrow(Wallet from, EscrowStatus status, Instant timeoutAt, Instant createdAt) {
+        return givenEscrow(from, Optional.empty(), status, timeoutAt, createdAt);
+    }
+
+    /** An escrow from {@code from} to the wallet {@code to}, of any organisation. */
+    private Escrow givenEscrowTo(Wallet from, Wallet to, EscrowStatus status, Instant createdAt) {
+        return givenEscrow(from, Optional.of(to), status, T0.plusSeconds(600), createdAt);
+    }
+
+    private Escrow givenEscrow(Wallet from, Optional<Wallet> to, EscrowStatus status, Instant timeoutAt,
+                               Instant createdAt) {
         EscrowId id = ids.escrow();
         Transaction lockTx = newTx(from, TransactionType.ESCROW_LOCK, TransactionStatus.CONFIRMED, createdAt)
                 .withEscrow(id);
-        Escrow escrow = newEscrow(from, id, lockTx.id(), status, timeoutAt, createdAt);
+        Escrow base = newEscrow(from, id, lockTx.id(), status, timeoutAt, createdAt);
+        Escrow escrow = to.map(receiver -> new Escrow(base.id(), base.orgId(), base.fromWallet(),
+                receiver.id().value(), receiver.address().base58(), Optional.of(receiver.id()), base.amount(),
+                base.taskDescription(), base.timeoutSeconds(), base.timeoutAt(), base.expectedProof(), base.status(),
+                base.proof(), base.dispute(), base.lockTx(), base.settleTx(), base.settleReason(), base.createdAt(),
+                base.updatedAt())).orElse(base);
         write(s -> {
             s.escrows().insert(escrow);
             s.transactions().insert(lockTx);
         });
         return escrow;
-    }
-
-    private void givenEscrowTo(Wallet from, Wallet to, EscrowStatus status) {
-        Escrow base = givenEscrow(from, status, T0.plusSeconds(60), T0);
-        write(s -> s.escrows().update(new Escrow(base.id(), base.orgId(), base.fromWallet(), to.id().value(),
-                to.address().base58(), Optional.of(to.id()), base.amount(), base.taskDescription(),
-                base.timeoutSeconds(), base.timeoutAt(), base.expectedProof(), base.status(), base.proof(),
-                base.dispute(), base.lockTx(), base.settleTx(), base.settleReason(), base.createdAt(), base.updatedAt())));
     }
 
     private static Escrow withStatus(Escrow e, EscrowStatus status, Instant now) {
@@ -1681,7 +1720,11 @@ public abstract class StorageContract {
     }
 
     private List<Escrow> escrows(OrgId orgId, EscrowStore.Query query) {
-        return allPages(request -> read(s -> s.escrows().list(Requester.of(orgId), query, request)), 100);
+        return escrows(Requester.of(orgId), query);
+    }
+
+    private List<Escrow> escrows(Requester party, EscrowStore.Query query) {
+        return allPages(request -> read(s -> s.escrows().list(party, query, request)), 100);
     }
 
     /** Every item of a list, page by page, checking that no page is empty while more are announced. */
