@@ -12,6 +12,7 @@ import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PaymentResult;
 import com.agentwallet.core.payment.Transaction;
@@ -522,6 +523,46 @@ class EscrowServiceTest {
             assertThat(core.ledger.balanceOf(sender.wallet().address().base58())).isEqualTo(1_000_000_000L);
             assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
             assertThat(pay(sender, "300", longSession(sender)).isOk()).isTrue();
+        }
+
+        /**
+         * A completion accepted just before the deadline whose release reaches the ledger after it:
+         * the program refuses it (only a refund is left on chain), so the release fails, the escrow
+         * is locked again and the clockwork refunds the sender; the receiver is never credited.
+         */
+        @Test
+        void aReleaseTheLedgerRefusesForTheDeadlineIsUndoneAndTheSenderRefunded() {
+            FundedWallet sender = senderUnder(rules(), "1000");
+            Escrow escrow = lock(sender, receiver.wallet().id().value(), "300").value();
+            core.ledger.leaveUnansweredWhen(i -> i instanceof LedgerInstruction.EscrowRelease);
+            Escrow released = complete(escrow, PROOF).value();
+            core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
+            core.ledger.behaveNormally();
+            core.ledger.rejectWhen(i -> i instanceof LedgerInstruction.EscrowRelease,
+                    ProgramError.ESCROW_EXPIRED);
+
+            core.settlement.recover(Duration.ZERO, 10);
+
+            Transaction release = core.payments.get(org, released.settleTx().orElseThrow()).value();
+            assertThat(release.status()).isEqualTo(TransactionStatus.FAILED);
+            assertThat(release.failureReason()).hasValueSatisfying(
+                    reason -> assertThat(reason).startsWith("escrow_expired"));
+            Escrow reopened = reload(escrow);
+            assertThat(reopened.status()).isEqualTo(EscrowStatus.LOCKED);
+            assertThat(reopened.proof()).isEmpty();
+            assertThat(reopened.settleTx()).isEmpty();
+
+            core.ledger.behaveNormally();
+            assertThat(core.escrows.refundTimedOut(10)).isEqualTo(1);
+
+            Escrow refunded = reload(escrow);
+            assertThat(refunded.status()).isEqualTo(EscrowStatus.REFUNDED);
+            assertThat(refunded.settleReason()).contains(EscrowMachine.REASON_TIMEOUT);
+            assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
+            assertThat(balanceOf(receiver)).isEqualTo(Usdc.parse("0"));
+            assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
+            assertThat(core.ledger.balanceOf(receiver.wallet().address().base58())).isZero();
+            assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
         }
 
         @Test

@@ -7,6 +7,7 @@ import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerPort;
 
@@ -23,16 +24,29 @@ import java.util.function.Predicate;
  * operation id, and fails on demand. It checks no policy; the simulator adapter models the program.
  */
 public final class FakeLedger implements LedgerPort {
+    private static final LedgerOutcome.Rejected ON_DEMAND = new LedgerOutcome.Rejected("fake_rejection",
+            "refused on demand");
     private final Map<String, LedgerOutcome> outcomes = new HashMap<>();
     private final Map<String, Long> balances = new HashMap<>();
     private final List<LedgerInstruction> executed = new ArrayList<>();
     private Predicate<LedgerInstruction> rejecting = i -> false;
+    private LedgerOutcome.Rejected refusal = ON_DEMAND;
     private Predicate<LedgerInstruction> unanswered = i -> false;
     private long slot = 1000;
 
     /** Instructions matching this are refused by the "program" from now on. */
     public synchronized void rejectWhen(Predicate<LedgerInstruction> condition) {
+        rejectWhen(condition, ON_DEMAND);
+    }
+
+    /** Instructions matching this are refused from now on with the program's {@code error}. */
+    public synchronized void rejectWhen(Predicate<LedgerInstruction> condition, ProgramError error) {
+        rejectWhen(condition, error.rejected("refused on demand"));
+    }
+
+    private void rejectWhen(Predicate<LedgerInstruction> condition, LedgerOutcome.Rejected with) {
         this.rejecting = condition;
+        this.refusal = with;
     }
 
     /** Instructions matching this get no answer (time out) from now on; they may be resubmitted later. */
@@ -42,6 +56,7 @@ public final class FakeLedger implements LedgerPort {
 
     public synchronized void behaveNormally() {
         rejecting = i -> false;
+        refusal = ON_DEMAND;
         unanswered = i -> false;
     }
 
@@ -87,9 +102,7 @@ public final class FakeLedger implements LedgerPort {
         if (unanswered.test(instruction)) {
             return new LedgerOutcome.Unknown("no answer from the fake ledger");
         }
-        LedgerOutcome outcome = rejecting.test(instruction)
-                ? new LedgerOutcome.Rejected("fake_rejection", "refused on demand")
-                : execute(instruction);
+        LedgerOutcome outcome = rejecting.test(instruction) ? refusal : execute(instruction);
         outcomes.put(instruction.operationId(), outcome);
         return outcome;
     }
