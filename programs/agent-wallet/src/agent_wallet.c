@@ -845,6 +845,9 @@ static NOINLINE u64 escrow_release(const Input *in) {
     if (e->header.status == ESCROW_DISPUTED) {
         FAIL(ERR_ESCROW_DISPUTED, "a disputed escrow is released only by a resolution");
     }
+    if (now_seconds() >= e->deadline) {
+        FAIL(ERR_ESCROW_EXPIRED, "the escrow timed out: only its refund is left");
+    }
     if (e->has_expected_proof && !bytes32_eq(e->expected_proof, in->data + 1)) {
         FAIL(ERR_PROOF_MISMATCH, "the proof differs from the expected proof");
     }
@@ -862,6 +865,9 @@ static NOINLINE u64 escrow_dispute(const Input *in) {
     Escrow *e = (Escrow *)escrow->data;
     if (!escrow_open(e)) {
         FAIL(ERR_ESCROW_NOT_OPEN, "the escrow is not locked");
+    }
+    if (now_seconds() >= e->deadline) {
+        FAIL(ERR_ESCROW_EXPIRED, "the escrow timed out: a dispute would block its refund");
     }
     e->header.status = ESCROW_DISPUTED;
     return 0;

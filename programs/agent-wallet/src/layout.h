@@ -33,6 +33,7 @@ enum {
     ERR_ESCROW_NOT_DUE = 17,
     ERR_INVALID_ARGUMENT = 18,
     ERR_ESCROW_DISPUTED = 19,
+    ERR_ESCROW_EXPIRED = 20,
 };
 
 /* Solana encodes ProgramError::Custom(n) as n itself (n != 0, below the builtin range). */

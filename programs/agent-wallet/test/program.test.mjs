@@ -352,6 +352,42 @@ describe('escrow', () => {
     assert.equal(world.tokenBalance(bobToken), 7n * USDC);
   });
 
+  test('from the deadline on release and dispute are refused; the refund, or a resolution if disputed, settles', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const deadline = GENESIS + 600n;
+    const early = await org.escrow(wallet, 'escrow_early');
+    const late = await org.escrow(wallet, 'escrow_late');
+    const disputed = await org.escrow(wallet, 'escrow_disputed');
+    org.lock(early, bob.address, 10n * USDC, deadline, proof).expectOk();
+    org.lock(late, bob.address, 20n * USDC, deadline, proof).expectOk();
+    org.lock(disputed, bob.address, 30n * USDC, deadline, proof).expectOk();
+
+    world.setTime(deadline - 1n);
+    org.release(early, bobToken, proof).expectOk();
+    org.dispute(disputed).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 10n * USDC);
+
+    const status = (escrow) => world.account(escrow.address).data[3];
+    for (const at of [deadline, deadline + 3600n]) {
+      world.setTime(at);
+      org.release(late, bobToken, proof).expectError(E.ESCROW_EXPIRED);
+      org.dispute(late).expectError(E.ESCROW_EXPIRED);
+      org.dispute(disputed).expectError(E.ESCROW_EXPIRED);
+      org.release(disputed, bobToken, proof).expectError(E.ESCROW_DISPUTED);
+      assert.equal(world.tokenBalance(late.vault), 20n * USDC);
+      assert.equal(world.tokenBalance(bobToken), 10n * USDC);
+      assert.deepEqual([status(late), status(disputed)], [0, 1]);
+    }
+
+    org.refund(late).expectOk();
+    assert.equal(world.tokenBalance(late.vault), 0n);
+    assert.equal(world.tokenBalance(wallet.token), 960n * USDC);
+    org.refund(disputed).expectError(E.ESCROW_DISPUTED);
+    org.resolve(disputed, 0, bobToken).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 40n * USDC);
+  });
+
   test('an escrow at or above the co-sign threshold is refused; the escrow obeys the checks', async (t) => {
     const { world, org, bob } = await setup(t);
     const coSigner = new Keypair();

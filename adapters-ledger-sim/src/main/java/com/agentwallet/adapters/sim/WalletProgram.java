@@ -62,11 +62,11 @@ final class WalletProgram {
         } else if (instruction instanceof LedgerInstruction.EscrowLock lock) {
             return lock(chain, lock, now);
         } else if (instruction instanceof LedgerInstruction.EscrowRelease release) {
-            return release(chain, release);
+            return release(chain, release, now);
         } else if (instruction instanceof LedgerInstruction.EscrowRefund refund) {
             return refund(chain, refund, now);
         }
-        return dispute(chain, (LedgerInstruction.EscrowDispute) instruction);
+        return dispute(chain, (LedgerInstruction.EscrowDispute) instruction, now);
     }
 
     /**
@@ -222,7 +222,7 @@ final class WalletProgram {
         return ok();
     }
 
-    private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release) {
+    private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release, Instant now) {
         Vault vault = chain.vaults.get(release.escrow());
         if (vault == null || !vault.isOpen()) {
             return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
@@ -233,6 +233,9 @@ final class WalletProgram {
         if (release.proof().isPresent()) {
             if (vault.status == VaultStatus.DISPUTED) {
                 return fail(ProgramError.ESCROW_DISPUTED, "a disputed escrow is released only by a resolution");
+            }
+            if (!now.isBefore(vault.deadline)) {
+                return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
             }
             if (vault.expectedProof.isPresent() && !vault.expectedProof.equals(release.proof())) {
                 return fail(ProgramError.PROOF_MISMATCH, "the proof differs from the expected proof");
@@ -269,10 +272,13 @@ final class WalletProgram {
         return ok();
     }
 
-    private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute) {
+    private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute, Instant now) {
         Vault vault = chain.vaults.get(dispute.escrow());
         if (vault == null || !vault.isOpen()) {
             return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        }
+        if (!now.isBefore(vault.deadline)) {
+            return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
         }
         vault.status = VaultStatus.DISPUTED;
         return ok();

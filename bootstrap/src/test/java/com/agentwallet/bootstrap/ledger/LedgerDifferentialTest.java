@@ -898,8 +898,13 @@ class LedgerDifferentialTest {
             }));
         }
 
+        /**
+         * A release with a proof, or without one a dispute's resolution; now and then at the deadline
+         * or the second before.
+         */
         private Optional<Operation> release() {
             return anEscrow().map(escrow -> {
+                nowAndThenAtItsDeadline(escrow);
                 Optional<String> proof = escrow.expectedProof.isPresent()
                         ? choose(List.of(
                         always(60, () -> escrow.expectedProof),
@@ -912,22 +917,35 @@ class LedgerDifferentialTest {
             });
         }
 
+        /** A dispute; now and then at the deadline or the second before. */
         private Optional<Operation> dispute() {
-            return anEscrow().map(escrow -> Operation.of(
-                    new LedgerInstruction.EscrowDispute(op(), escrow.id, sender(escrow)),
-                    () -> escrow.state = EscrowState.DISPUTED));
+            return anEscrow().map(escrow -> {
+                nowAndThenAtItsDeadline(escrow);
+                return Operation.of(new LedgerInstruction.EscrowDispute(op(), escrow.id, sender(escrow)),
+                        () -> escrow.state = EscrowState.DISPUTED);
+            });
         }
 
         /** A timeout refund (now and then exactly at its deadline, or the second before) or a dispute's resolution. */
         private Optional<Operation> refund() {
             return anEscrow().map(escrow -> {
                 boolean resolution = chance(0.4);
-                if (!resolution && escrow.state == EscrowState.LOCKED && chance(0.35)) {
-                    moveTo(justBefore(escrow.deadline));
+                if (!resolution) {
+                    nowAndThenAtItsDeadline(escrow);
                 }
                 return Operation.of(new LedgerInstruction.EscrowRefund(op(), escrow.id, sender(escrow), escrowAmount(escrow),
                         resolution), () -> escrow.state = EscrowState.SETTLED);
             });
+        }
+
+        /**
+         * For a locked escrow, now and then moves the clock to its deadline or the second before: the
+         * instant from which release and dispute are refused and the timeout refund is due.
+         */
+        private void nowAndThenAtItsDeadline(Escrow escrow) {
+            if (escrow.state == EscrowState.LOCKED && chance(0.35)) {
+                moveTo(justBefore(escrow.deadline));
+            }
         }
 
         /** Mostly an open escrow; now and then one that is settled, or whose lock was refused. */

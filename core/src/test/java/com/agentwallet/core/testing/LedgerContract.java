@@ -11,6 +11,7 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.LedgerPort;
@@ -51,6 +52,7 @@ public abstract class LedgerContract {
     /** The session version the suite's wallets pay under. */
     protected static final long SESSION = 0;
     private static final String OTHER_PROOF = "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752";
+    private static final String EXPIRED = ProgramError.ESCROW_EXPIRED.wireName();
 
     protected MutableClock clock;
     protected LedgerPort ledger;
@@ -624,6 +626,62 @@ public abstract class LedgerContract {
         assertThat(balanceOf(sender)).isEqualTo(usdc("100"));
         assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(Usdc.ZERO);
         assertThat(received(receiver)).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void anEscrowIsReleasedOnlyBeforeItsDeadlineAndFromItOnlyRefunded() {
+        OrgId org = organisation("1000");
+        LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
+        String receiver = payee("contractor");
+        EscrowId inTime = ids.escrow();
+        EscrowId late = ids.escrow();
+        track(new LedgerAccount.Vault(inTime, sender));
+        track(new LedgerAccount.Vault(late, sender));
+        confirmed(lock(inTime, sender, receiver, "25", Duration.ofHours(1), Optional.of(PROOF)));
+        confirmed(lock(late, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
+
+        clock.advance(Duration.ofHours(1).minusMillis(1));
+        confirmed(release(inTime, sender, receiver, "25", PROOF));
+
+        clock.advance(Duration.ofMillis(1));
+        refused(release(late, sender, receiver, "40", PROOF), EXPIRED);
+        refused(release(late, sender, receiver, "40", OTHER_PROOF), EXPIRED);
+        clock.advance(Duration.ofDays(1));
+        refused(release(late, sender, receiver, "40", PROOF), EXPIRED);
+        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(usdc("40"));
+
+        confirmed(new LedgerInstruction.EscrowRefund(op(), late, sender, usdc("40"), false));
+        assertThat(balanceOf(sender)).isEqualTo(usdc("75"));
+        assertThat(received(receiver)).isEqualTo(usdc("25"));
+        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void anEscrowIsDisputedOnlyBeforeItsDeadlineSoThatNoDisputeBlocksItsRefund() {
+        OrgId org = organisation("1000");
+        LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
+        String receiver = payee("contractor");
+        EscrowId inTime = ids.escrow();
+        EscrowId late = ids.escrow();
+        track(new LedgerAccount.Vault(inTime, sender));
+        track(new LedgerAccount.Vault(late, sender));
+        confirmed(lock(inTime, sender, receiver, "25", Duration.ofHours(1), Optional.of(PROOF)));
+        confirmed(lock(late, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
+
+        clock.advance(Duration.ofHours(1).minusMillis(1));
+        confirmed(new LedgerInstruction.EscrowDispute(op(), inTime, sender));
+
+        clock.advance(Duration.ofMillis(1));
+        refused(new LedgerInstruction.EscrowDispute(op(), late, sender), EXPIRED);
+        clock.advance(Duration.ofDays(1));
+        refused(new LedgerInstruction.EscrowDispute(op(), late, sender), EXPIRED);
+        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(usdc("40"));
+
+        confirmed(new LedgerInstruction.EscrowRefund(op(), late, sender, usdc("40"), false));
+        refused(new LedgerInstruction.EscrowRefund(op(), inTime, sender, usdc("25"), false), "escrow_disputed");
+        confirmed(new LedgerInstruction.EscrowRelease(op(), inTime, sender, receiver, usdc("25"), Optional.empty()));
+        assertThat(balanceOf(sender)).isEqualTo(usdc("75"));
+        assertThat(received(receiver)).isEqualTo(usdc("25"));
     }
 
     @Test
