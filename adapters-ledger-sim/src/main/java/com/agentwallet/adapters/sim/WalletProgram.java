@@ -235,7 +235,8 @@ final class WalletProgram {
                 return fail(ProgramError.ESCROW_DISPUTED, "a disputed escrow is released only by a resolution");
             }
             if (!now.isBefore(vault.deadline)) {
-                return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
+                return fail(ProgramError.ESCROW_EXPIRED,
+                        "the escrow timed out at " + Timestamps.format(vault.deadline));
             }
             if (vault.expectedProof.isPresent() && !vault.expectedProof.equals(release.proof())) {
                 return fail(ProgramError.PROOF_MISMATCH, "the proof differs from the expected proof");

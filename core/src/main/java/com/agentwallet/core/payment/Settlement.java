@@ -303,14 +303,19 @@ public final class Settlement {
             return Optional.of(new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()));
         }
         LedgerOutcome.Rejected rejected = (LedgerOutcome.Rejected) outcome;
-        boolean releaseTooLate = pending.type() == TransactionType.ESCROW_RELEASE
-                && rejected.code().equals(ProgramError.ESCROW_EXPIRED.wireName());
-        if (!releaseTooLate
-                && (pending.type() == TransactionType.ESCROW_RELEASE || pending.type() == TransactionType.ESCROW_REFUND)) {
+        boolean payout = pending.type() == TransactionType.ESCROW_RELEASE
+                || pending.type() == TransactionType.ESCROW_REFUND;
+        if (payout && !releaseTooLate(pending, rejected)) {
             // The vault can only pay out where its escrow says; a refusal there is transient, so it stays pending.
             return Optional.empty();
         }
         return Optional.of(new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()));
+    }
+
+    /** A release that reached the chain at or after its escrow's deadline: unlike the vault's other refusals, final. */
+    private static boolean releaseTooLate(Transaction pending, LedgerOutcome.Rejected rejected) {
+        return pending.type() == TransactionType.ESCROW_RELEASE
+                && rejected.code().equals(ProgramError.ESCROW_EXPIRED.wireName());
     }
 
     private static Transaction current(Stores stores, Transaction tx) {

@@ -44,7 +44,10 @@ public final class ApiException extends RuntimeException {
                 + requiredRole.wireName() + "' or above", Optional.empty(), Optional.of(requiredRole), Optional.empty());
     }
 
-    /** A 403 for a party to a resource that may not do this to it, naming the lowest key role, of a side that may, that would. */
+    /**
+     * A 403 for a party to a resource that may not do this to it, naming the lowest API-key role, of
+     * a side that may, that would.
+     */
     public static ApiException forbidden(Role requiredRole, String message) {
         return new ApiException(403, "insufficient_permissions", message, Optional.empty(), Optional.of(requiredRole),
                 Optional.empty());
