@@ -1,10 +1,12 @@
 package com.agentwallet.adapters.http.auth;
 
 import com.agentwallet.adapters.http.error.ApiException;
+import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
@@ -116,7 +118,7 @@ public sealed interface Caller extends Principal {
         @Override
         public WalletId own(WalletId requested) {
             if (!requested.equals(walletId())) {
-                throw ApiException.of(404, "not_found", "No such wallet: '" + requested.value() + "'");
+                throw ErrorResponses.of(new Rejection.NotFound("wallet", requested.value()));
             }
             return requested;
         }
