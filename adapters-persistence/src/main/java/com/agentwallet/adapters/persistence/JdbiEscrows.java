@@ -92,12 +92,12 @@ final class JdbiEscrows implements EscrowStore {
      */
     @Override
     public Page<Escrow> list(Requester party, Query query, PageRequest page) {
-        String scope = party instanceof Requester.Agent
-                ? "((org_id = :org AND from_wallet = :party) OR receiver_wallet = :party)"
-                : "(org_id = :org OR receiver_org = :org)";
+        List<String> scopes = party instanceof Requester.Agent
+                ? List.of("org_id = :org AND from_wallet = :party", "receiver_wallet = :party")
+                : List.of("org_id = :org", "receiver_org = :org");
         String filter = "(CAST(:wallet AS text) IS NULL OR from_wallet = :wallet OR receiver_wallet = :wallet) "
                 + "AND (CAST(:status AS text) IS NULL OR status = :status)";
-        return Listing.pageWithin(handle, "escrows", scope, filter, q -> {
+        return Listing.pageWithin(handle, "escrows", scopes, filter, q -> {
             q.bind("org", party.orgId().value())
                     .bind("wallet", query.walletId().map(WalletId::value).orElse(null))
                     .bind("status", query.status().map(EscrowStatus::wireName).orElse(null));

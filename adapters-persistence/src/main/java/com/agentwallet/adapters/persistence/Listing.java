@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Keyset pagination of an organisation's rows, newest first by {@code (created_at, id)}: the cursor
@@ -30,22 +31,28 @@ final class Listing {
     static <T> Page<T> page(Handle handle, String table, String orgId, String filter, Consumer<Query> binder,
                             PageRequest request, RowMapper<T> mapper, Function<T, Instant> time,
                             Function<T, String> id) {
-        return pageWithin(handle, table, "org_id = :org", filter, query -> binder.accept(query.bind("org", orgId)),
-                request, mapper, time, id);
+        return pageWithin(handle, table, List.of("org_id = :org"), filter,
+                query -> binder.accept(query.bind("org", orgId)), request, mapper, time, id);
     }
 
     /**
-     * One page of {@code table}'s rows in {@code scope} matching {@code filter} (SQL conditions over
-     * the table's columns, the parameters of both bound by {@code binder}).
+     * One page of {@code table}'s rows in any of the {@code scopes} matching {@code filter} (SQL
+     * conditions over the table's columns, the parameters of all bound by {@code binder}). Each
+     * scope is read as an arm of its own, in the order of an index that starts with its columns,
+     * and the arms are merged: an {@code OR} of them would read and sort every row in scope.
      */
-    static <T> Page<T> pageWithin(Handle handle, String table, String scope, String filter, Consumer<Query> binder,
-                                  PageRequest request, RowMapper<T> mapper, Function<T, Instant> time,
-                                  Function<T, String> id) {
+    static <T> Page<T> pageWithin(Handle handle, String table, List<String> scopes, String filter,
+                                  Consumer<Query> binder, PageRequest request, RowMapper<T> mapper,
+                                  Function<T, Instant> time, Function<T, String> id) {
         Optional<Cursor> cursor = request.cursor().map(Cursor::decode);
-        Query query = handle.createQuery("SELECT * FROM " + table + " WHERE " + scope + " AND (" + filter + ")"
-                        + (cursor.isPresent() ? " AND (created_at, id) < (:cursorAt, :cursorId)" : "")
-                        + " ORDER BY created_at DESC, id DESC LIMIT :limit")
-                .bind("limit", request.limit() + 1);
+        String order = " ORDER BY created_at DESC, id DESC LIMIT :limit";
+        List<String> arms = scopes.stream().map(scope -> "SELECT * FROM " + table + " WHERE " + scope + " AND ("
+                + filter + ")" + (cursor.isPresent() ? " AND (created_at, id) < (:cursorAt, :cursorId)" : "")
+                + order).toList();
+        String sql = arms.size() == 1 ? arms.get(0)
+                : "SELECT * FROM (" + arms.stream().map(arm -> "(" + arm + ")").collect(Collectors.joining(" UNION "))
+                + ") AS arms" + order;
+        Query query = handle.createQuery(sql).bind("limit", request.limit() + 1);
         cursor.ifPresent(c -> query.bind("cursorAt", Rows.timestamp(c.at())).bind("cursorId", c.id()));
         binder.accept(query);
         return pageOf(query.map(mapper).list(), request, time, id);

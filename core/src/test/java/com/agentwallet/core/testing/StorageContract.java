@@ -1040,6 +1040,13 @@ public abstract class StorageContract {
                 Optional.of(EscrowStatus.LOCKED)))).containsExactly(fromForeign);
         // an agent of another organisation cannot pass itself off as the sender
         assertThat(escrows(new Requester.Agent(foreign.orgId(), sender.id()), EscrowStore.Query.ALL)).isEmpty();
+        Page<Escrow> first = read(s -> s.escrows().list(Requester.of(org.id()), EscrowStore.Query.ALL,
+                PageRequest.first(2)));
+        assertThat(first.data()).containsExactly(toAddress, fromForeign);
+        Page<Escrow> second = read(s -> s.escrows().list(Requester.of(org.id()), EscrowStore.Query.ALL,
+                new PageRequest(2, first.nextCursor())));
+        assertThat(second.data()).containsExactly(toSibling, toForeign);
+        assertThat(second.hasMore()).isFalse();
 
         assertThat(txOptional(s -> s.escrows().findAnyOrg(fromForeign.id()))).contains(fromForeign);
         assertThat(txOptional(s -> s.escrows().lockAnyOrg(toForeign.id()))).contains(toForeign);
