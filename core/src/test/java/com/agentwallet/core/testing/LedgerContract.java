@@ -628,8 +628,14 @@ public abstract class LedgerContract {
         assertThat(received(receiver)).isEqualTo(Usdc.ZERO);
     }
 
-    @Test
-    void anEscrowIsReleasedOnlyBeforeItsDeadlineAndFromItOnlyRefunded() {
+    /**
+     * Two escrows of one sender, of an hour each: 25 to act on in time and 40 too late; the clock is
+     * left a millisecond short of their deadline.
+     */
+    private record DeadlinePair(LedgerAddress sender, String receiver, EscrowId inTime, EscrowId late) {
+    }
+
+    private DeadlinePair twoEscrowsJustBeforeTheirDeadline() {
         OrgId org = organisation("1000");
         LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
         String receiver = payee("contractor");
@@ -639,8 +645,17 @@ public abstract class LedgerContract {
         track(new LedgerAccount.Vault(late, sender));
         confirmed(lock(inTime, sender, receiver, "25", Duration.ofHours(1), Optional.of(PROOF)));
         confirmed(lock(late, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
-
         clock.advance(Duration.ofHours(1).minusMillis(1));
+        return new DeadlinePair(sender, receiver, inTime, late);
+    }
+
+    @Test
+    void anEscrowIsReleasedOnlyBeforeItsDeadlineAndFromItOnlyRefunded() {
+        DeadlinePair pair = twoEscrowsJustBeforeTheirDeadline();
+        LedgerAddress sender = pair.sender();
+        String receiver = pair.receiver();
+        EscrowId inTime = pair.inTime();
+        EscrowId late = pair.late();
         confirmed(release(inTime, sender, receiver, "25", PROOF));
 
         clock.advance(Duration.ofMillis(1));
@@ -658,17 +673,11 @@ public abstract class LedgerContract {
 
     @Test
     void anEscrowIsDisputedOnlyBeforeItsDeadlineSoThatNoDisputeBlocksItsRefund() {
-        OrgId org = organisation("1000");
-        LedgerAddress sender = wallet(org, policy(org, PolicyRules.NONE), "100");
-        String receiver = payee("contractor");
-        EscrowId inTime = ids.escrow();
-        EscrowId late = ids.escrow();
-        track(new LedgerAccount.Vault(inTime, sender));
-        track(new LedgerAccount.Vault(late, sender));
-        confirmed(lock(inTime, sender, receiver, "25", Duration.ofHours(1), Optional.of(PROOF)));
-        confirmed(lock(late, sender, receiver, "40", Duration.ofHours(1), Optional.of(PROOF)));
-
-        clock.advance(Duration.ofHours(1).minusMillis(1));
+        DeadlinePair pair = twoEscrowsJustBeforeTheirDeadline();
+        LedgerAddress sender = pair.sender();
+        String receiver = pair.receiver();
+        EscrowId inTime = pair.inTime();
+        EscrowId late = pair.late();
         confirmed(new LedgerInstruction.EscrowDispute(op(), inTime, sender));
 
         clock.advance(Duration.ofMillis(1));
