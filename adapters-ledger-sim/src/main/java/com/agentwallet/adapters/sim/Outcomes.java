@@ -22,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  * open addressing, between a quarter and half full: 25 bytes a slot, 50 to 100 bytes a
  * confirmation, and nothing in them for the garbage collector to follow. A map holding an object
  * per confirmation (as the simulator had) gave every young collection the new entries to copy and
- * the cards of the map's table to scan (docs/PERFORMANCE.md, change 44).
+ * the cards of the map's table to scan, which the service load benchmark's pauses showed.
  *
  * <p>Two operation ids with the same 128 bits would be taken for one: with a billion operations the
  * chance of that is about one in 10<sup>21</sup>. The real chain, too, knows a transaction by a

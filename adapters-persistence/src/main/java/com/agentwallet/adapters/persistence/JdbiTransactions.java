@@ -69,8 +69,8 @@ final class JdbiTransactions implements TransactionStore {
      * With {@code = 'pending'} it takes an index whose entries start with that status instead
      * ({@code transactions_pending}, {@code transactions_org_status}): it counts the few live pending
      * rows, but the index holds every payment's pending entry since the last vacuum, and the scan
-     * walks them all (0.2 to 9 ms a call under load, against 0.05 ms by the key; docs/PERFORMANCE.md,
-     * change 26).
+     * walks them all (0.2 to 9 ms a call under the service load benchmark, against 0.05 ms by the
+     * key).
      */
     static String stillPending(String column) {
         return column + " IS NOT DISTINCT FROM 'pending'";

@@ -137,9 +137,9 @@ final class Pipeline {
      * the server after a few executions; PostgreSQL would then plan it again at each execution
      * whenever a plan for the values at hand looks cheaper than one for any (a lock of one wallet by
      * {@code id = ANY(?)}, the read-ahead of spends), which on the payment's path cost more than a tenth
-     * of its CPU (docs/PERFORMANCE.md, change 34). For the statements of a batch of payments, which
-     * find their rows by key, the plan for any values is the same. Asked for by the stores at the
-     * start of those batches.
+     * of its CPU in a profile under the service load benchmark. For the statements of a batch of
+     * payments, which find their rows by key, the plan for any values is the same. Asked for by the
+     * stores at the start of those batches.
      */
     void planOnce() {
         if (!plannedOnce) {
@@ -357,7 +357,7 @@ final class Pipeline {
      * a value of no type when it prepares it, and from then on sends a described statement whose rows
      * have no bounded size (any text column) only after a round trip of its own, lest the server's
      * answers fill its buffers: the requests of several statements were several round trips
-     * (docs/PERFORMANCE.md, change 45). So a statement answering rows binds no null, or answers
+     * (seen in the driver's traffic under load). So a statement answering rows binds no null, or answers
      * numbers ({@code JdbiTransactions.updateAllIfPending}).
      */
     private static void bind(Connection connection, PreparedStatement statement, int index, Object value)

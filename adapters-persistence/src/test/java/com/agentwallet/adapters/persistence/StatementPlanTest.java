@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * pending since. They must find the transaction by the primary key. Written with {@code status =
  * 'pending'}, the same statements are planned as a scan of an index on pending transactions: the
  * planner counts their few live rows, not the entries of every payment since the last vacuum that
- * the scan walks (docs/PERFORMANCE.md, change 26). And how a batch of payments' lock and read-ahead
- * are planned for any values, as {@link Pipeline#planOnce} has them (change 34), in books of many
+ * the scan walks. And how a batch of payments' lock and read-ahead are planned for any values, as
+ * {@link Pipeline#planOnce} has them, in books of many
  * wallets, each with many spends.
  */
 class StatementPlanTest {
