@@ -21,16 +21,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The token buckets, on a server of its own with a burst of 5 refilled at 1 per second: the headers
  * on every answer, 429 with {@code Retry-After} when a bucket is empty, one bucket per organisation
  * and one per client address for requests without a valid key. Also the {@code Request-Id} of every
- * answer.
+ * answer. The server runs on a clock the test moves to refill the buckets.
  */
 class RateLimitTest {
     private static final int BURST = 5;
+    private static final JumpingClock CLOCK = new JumpingClock();
 
     private static ApiServer limited;
 
     @BeforeAll
     static void startLimitedServer() {
-        limited = ApiServer.start(ConfigOverride.config("api.rateLimit.perSecond", "1"),
+        limited = ApiServer.start(CLOCK, ApiServer.newDataDirectory(),
+                ConfigOverride.config("api.rateLimit.perSecond", "1"),
                 ConfigOverride.config("api.rateLimit.burst", String.valueOf(BURST)));
     }
 
@@ -43,8 +45,8 @@ class RateLimitTest {
 
     /** Every bucket of the server is full again after burst / rate seconds. */
     @BeforeEach
-    void letTheBucketsRefill() throws InterruptedException {
-        Thread.sleep(BURST * 1000L + 700);
+    void letTheBucketsRefill() {
+        CLOCK.jumpTo(CLOCK.instant().plusSeconds(BURST + 1));
     }
 
     @Test
@@ -62,7 +64,7 @@ class RateLimitTest {
         long previousRemaining = Long.MAX_VALUE;
         long previousAt = 0;
         for (int i = 0; i < requests.size(); i++) {
-            long nowSeconds = System.currentTimeMillis() / 1000;
+            long nowSeconds = CLOCK.millis() / 1000;
             ApiResponse answer = requests.get(i).get();
             long at = System.nanoTime();
             assertThat(answer.status()).as(answer.toString()).isEqualTo(expectedStatuses.get(i));
@@ -98,7 +100,7 @@ class RateLimitTest {
         assertThat(sameOrgOtherKey.status()).as("the bucket is the organisation's, not the key's: " + sameOrgOtherKey)
                 .isEqualTo(429);
 
-        long nowSeconds = System.currentTimeMillis() / 1000;
+        long nowSeconds = CLOCK.millis() / 1000;
         ApiResponse otherOrg = client.get("/wallets", theirs);
         assertThat(otherOrg.status()).as("org B is still served: " + otherOrg).isEqualTo(200);
         assertThat(assertRateHeaders(otherOrg, nowSeconds)).isGreaterThanOrEqualTo(BURST - 2L);
@@ -122,7 +124,7 @@ class RateLimitTest {
     @Test
     void requestsWithoutAValidKeyAreLimitedPerAddress() {
         ApiClient client = limited.client();
-        long nowSeconds = System.currentTimeMillis() / 1000;
+        long nowSeconds = CLOCK.millis() / 1000;
 
         ApiResponse first = client.get("/wallets", "sk_not_a_real_key_at_all_000000");
         assertError(first, 401, "authentication_failed");
@@ -197,7 +199,7 @@ class RateLimitTest {
     }
 
     private static void assertTooManyRequests(ApiResponse answer) {
-        long nowSeconds = System.currentTimeMillis() / 1000;
+        long nowSeconds = CLOCK.millis() / 1000;
         assertError(answer, 429, "rate_limit_exceeded");
         long retryAfter = Long.parseLong(answer.header("Retry-After")
                 .orElseThrow(() -> new AssertionError("no Retry-After on " + answer)));

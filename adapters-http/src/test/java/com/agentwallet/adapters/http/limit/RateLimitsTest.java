@@ -1,8 +1,10 @@
 package com.agentwallet.adapters.http.limit;
 
+import com.agentwallet.core.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -29,6 +31,26 @@ class RateLimitsTest {
         assertThat(third.resetEpochSeconds()).isEqualTo(NOW.getEpochSecond() + 3);
         assertThat(fourth.allowed()).isFalse();
         assertThat(fourth.retryAfterSeconds()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void theBucketsRefillAsTheInjectedClockMoves() {
+        MutableClock clock = MutableClock.atTestEpoch();
+        RateLimits moving = new RateLimits(new RateLimit(1, 3), Map.of(), clock);
+        for (int i = 0; i < 3; i++) {
+            moving.takeForOrg("org_small");
+        }
+        assertThat(moving.takeForOrg("org_small").allowed()).isFalse();
+
+        clock.advance(Duration.ofMillis(999));
+        assertThat(moving.takeForOrg("org_small").allowed()).as("not yet a second").isFalse();
+        clock.advance(Duration.ofMillis(1));
+        RateLimits.Outcome refilled = moving.takeForOrg("org_small");
+        assertThat(refilled.allowed()).as("one token a second").isTrue();
+        assertThat(refilled.remaining()).isZero();
+
+        clock.advance(Duration.ofSeconds(3));
+        assertThat(moving.takeForOrg("org_small").remaining()).as("full again after burst / rate").isEqualTo(2);
     }
 
     @Test
