@@ -91,8 +91,8 @@ public final class CoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Storage storage(Persistence persistence) {
-        return persistence.storage();
+    Storage storage(Persistence persistence, Clock clock) {
+        return persistence.storage(clock);
     }
 
     @Provides

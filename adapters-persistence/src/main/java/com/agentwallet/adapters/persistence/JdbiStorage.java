@@ -23,6 +23,7 @@ import org.jdbi.v3.core.Jdbi;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -63,20 +64,23 @@ public final class JdbiStorage implements Storage {
     private static final int MAX_CAUSES = 20;
 
     private final Jdbi jdbi;
+    /** The service's clock: the read-ahead of a payment's spends looks ahead of its time, not the system's. */
+    private final Clock clock;
 
-    public JdbiStorage(Jdbi jdbi) {
+    public JdbiStorage(Jdbi jdbi, Clock clock) {
         this.jdbi = requireNonNull(jdbi, "jdbi is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     @Override
     public <T> T inTransaction(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> new HandleStores(handle).inTransaction(work)));
+        return failingAsUnavailable(() -> jdbi.inTransaction(handle -> new HandleStores(handle, clock).inTransaction(work)));
     }
 
     /** On a connection in auto-commit mode, the pool's default: the statement is its own transaction. */
     @Override
     public <T> T readOne(Function<Stores, T> work) {
-        return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle).autoCommitted(work)));
+        return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle, clock).autoCommitted(work)));
     }
 
     private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
@@ -133,7 +137,7 @@ public final class JdbiStorage implements Storage {
         private final EventOutbox outbox;
         private final DeliveryStore deliveries;
 
-        HandleStores(Handle handle) {
+        HandleStores(Handle handle, Clock clock) {
             pipeline = new Pipeline(handle);
             organisations = new JdbiOrganisations(handle);
             apiKeys = new JdbiApiKeys(handle);
@@ -141,7 +145,7 @@ public final class JdbiStorage implements Storage {
             policies = policyStore;
             JdbiSpendLog spends = new JdbiSpendLog(pipeline);
             spendLog = spends;
-            wallets = new JdbiWallets(handle, pipeline, policyStore, spends);
+            wallets = new JdbiWallets(handle, pipeline, policyStore, spends, clock);
             policyAudit = new JdbiPolicyAudit(handle);
             transactions = new JdbiTransactions(handle, pipeline);
             escrows = new JdbiEscrows(handle);

@@ -15,6 +15,7 @@ import com.agentwallet.core.wallet.WalletStatus;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
@@ -67,6 +68,7 @@ final class JdbiWallets implements WalletStore {
     private final Pipeline pipeline;
     private final JdbiPolicies policies;
     private final JdbiSpendLog spendLog;
+    private final Clock clock;
     /**
      * The rows this transaction holds locked, as it last read or wrote them: nobody else can change
      * them before it ends, and it writes them only through {@link #update}, so locking one again reads
@@ -75,11 +77,12 @@ final class JdbiWallets implements WalletStore {
      */
     private final Map<WalletId, Wallet> locked = new HashMap<>();
 
-    JdbiWallets(Handle handle, Pipeline pipeline, JdbiPolicies policies, JdbiSpendLog spendLog) {
+    JdbiWallets(Handle handle, Pipeline pipeline, JdbiPolicies policies, JdbiSpendLog spendLog, Clock clock) {
         this.handle = handle;
         this.pipeline = pipeline;
         this.policies = policies;
         this.spendLog = spendLog;
+        this.clock = clock;
     }
 
     @Override
@@ -117,7 +120,7 @@ final class JdbiWallets implements WalletStore {
                 wanted, orgId.value());
         policies.prefetchOfWallets(orgId, wanted);
         spendLog.readAheadOfLocks(orgId, wanted, id -> Optional.ofNullable(found.get(id)).map(Wallet::spend),
-                Instant.now());
+                clock.instant());
         pipeline.flush();
         locked.putAll(found);
     }

@@ -4,6 +4,7 @@ import com.agentwallet.core.port.Storage;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 
+import java.time.Clock;
 import java.util.Optional;
 
 /** The opened books: a migrated database, its pool, and the storage over it; closing stops what it started. */
@@ -36,8 +37,9 @@ public final class Persistence implements AutoCloseable {
         return new Persistence(embedded, pool);
     }
 
-    public Storage storage() {
-        return new JdbiStorage(jdbi);
+    /** The storage over these books, on the service's clock. */
+    public Storage storage(Clock clock) {
+        return new JdbiStorage(jdbi, clock);
     }
 
     public Jdbi jdbi() {

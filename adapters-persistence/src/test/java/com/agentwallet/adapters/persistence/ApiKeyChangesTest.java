@@ -47,8 +47,9 @@ class ApiKeyChangesTest {
     static void createDatabase() {
         pool = TestDatabase.fresh(3);
         jdbi = Postgres.jdbi(pool);
-        storage = new JdbiStorage(jdbi);
-        org = PgBooks.organisation(PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 7), "100");
+        MutableClock clock = MutableClock.atTestEpoch();
+        storage = new JdbiStorage(jdbi, clock);
+        org = PgBooks.organisation(PgBooks.services(storage, new FakeLedger(), clock, 7), "100");
     }
 
     @AfterAll

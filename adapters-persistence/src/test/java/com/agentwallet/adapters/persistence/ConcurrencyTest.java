@@ -65,6 +65,8 @@ class ConcurrencyTest {
 
     private static HikariDataSource pool;
     private static Jdbi jdbi;
+    /** The books' and the use cases' clock: the races here take no time. */
+    private static final MutableClock CLOCK = MutableClock.atTestEpoch();
     private static JdbiStorage storage;
 
     private FakeLedger ledger;
@@ -74,7 +76,7 @@ class ConcurrencyTest {
     static void createDatabase() {
         pool = TestDatabase.fresh(CONNECTIONS);
         jdbi = Postgres.jdbi(pool);
-        storage = new JdbiStorage(jdbi);
+        storage = new JdbiStorage(jdbi, CLOCK);
     }
 
     @AfterAll
@@ -86,7 +88,7 @@ class ConcurrencyTest {
     void emptyBooks() {
         TestDatabase.truncateAll(pool);
         ledger = new FakeLedger();
-        core = PgBooks.services(storage, ledger, MutableClock.atTestEpoch(), 29);
+        core = PgBooks.services(storage, ledger, CLOCK, 29);
     }
 
     @Test
@@ -179,8 +181,7 @@ class ConcurrencyTest {
         Usdc amount = Usdc.parse("1.5");
         Usdc cap = Usdc.ofMicros(amount.micros() * capPayments);
         RequestLog sent = new RequestLog();
-        core = PgBooks.services(new JdbiStorage(Postgres.jdbi(sent.recording(pool))), ledger,
-                MutableClock.atTestEpoch(), 31);
+        core = PgBooks.services(new JdbiStorage(Postgres.jdbi(sent.recording(pool)), CLOCK), ledger, CLOCK, 31);
         OrgId org = PgBooks.organisation(core, "1000");
         Policy policy = PgBooks.policy(core, org, rules().maxPerDay(cap.toString()).build());
         List<FundedWallet> wallets = new ArrayList<>();
@@ -378,13 +379,13 @@ class ConcurrencyTest {
                 settlerWroteItsEvent.countDown();
                 awaitQuietly(funderLockedTheWallet);
             }
-        }), ledger, MutableClock.atTestEpoch(), 31);
+        }), ledger, CLOCK, 31);
         CoreServices funder = PgBooks.services(new InterceptingStorage(storage, (store, method, args, result) -> {
             if (store.equals("wallets") && method.equals("lock") && ((Optional<?>) result).isPresent()
                     && ((Wallet) ((Optional<?>) result).get()).id().equals(funded.wallet().id())) {
                 funderLockedTheWallet.countDown();
             }
-        }), ledger, MutableClock.atTestEpoch(), 37);
+        }), ledger, CLOCK, 37);
         ExecutorService executor = Executors.newFixedThreadPool(2);
         Future<Result<PaymentResult>> paying = executor.submit(() -> settler.payments.pay(payment));
         boolean paused = settlerWroteItsEvent.await(RACE_TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import java.time.Clock;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.org.Organisation;
@@ -79,13 +80,14 @@ class ConnectionLossTest {
         TestDatabase.truncateAll(pool);
         cutAfter.set(null);
         ledger = new FakeLedger();
-        InterceptingStorage storage = new InterceptingStorage(new JdbiStorage(jdbi), (store, method, args, result) -> {
+        MutableClock clock = MutableClock.atTestEpoch();
+        InterceptingStorage storage = new InterceptingStorage(new JdbiStorage(jdbi, clock), (store, method, args, result) -> {
             if ((store + "." + method).equals(cutAfter.get())) {
                 cutAfter.set(null);
                 terminateOtherBackends();
             }
         });
-        core = PgBooks.services(storage, ledger, MutableClock.atTestEpoch(), 51);
+        core = PgBooks.services(storage, ledger, clock, 51);
         org = PgBooks.organisation(core, "1000");
         wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "100");
     }
@@ -164,7 +166,7 @@ class ConnectionLossTest {
 
     @Test
     void aFailureOfTheWorkItselfIsNoConnectionLoss() {
-        assertThatThrownBy(() -> new JdbiStorage(jdbi).inTransaction(stores -> {
+        assertThatThrownBy(() -> new JdbiStorage(jdbi, Clock.systemUTC()).inTransaction(stores -> {
             stores.organisations().insert(stores.organisations().find(org).orElseThrow());
             return null;
         }))
@@ -173,12 +175,12 @@ class ConnectionLossTest {
                 .isNotInstanceOf(StorageUnavailableException.class);
 
         IllegalStateException ownFault = new IllegalStateException("a fault of the work");
-        assertThatThrownBy(() -> new JdbiStorage(jdbi).inTransaction(stores -> {
+        assertThatThrownBy(() -> new JdbiStorage(jdbi, Clock.systemUTC()).inTransaction(stores -> {
             stores.wallets().find(org, wallet.wallet().id());
             terminateOtherBackends();
             throw ownFault;
         })).as("its rollback met a dead connection, but the work failed first").isSameAs(ownFault);
-        Optional<Organisation> afterwards = new JdbiStorage(jdbi).inTransaction(stores -> stores.organisations().find(org));
+        Optional<Organisation> afterwards = new JdbiStorage(jdbi, Clock.systemUTC()).inTransaction(stores -> stores.organisations().find(org));
         assertThat(afterwards).as("the pool replaced the dead connection").isPresent();
     }
 

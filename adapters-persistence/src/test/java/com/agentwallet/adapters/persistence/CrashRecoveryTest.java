@@ -72,7 +72,7 @@ class CrashRecoveryTest {
         TestDatabase.truncateAll(pool);
         ledger = new FakeLedger();
         clock = MutableClock.atTestEpoch();
-        beforeCrash = PgBooks.services(new JdbiStorage(jdbi), ledger, clock, 41);
+        beforeCrash = PgBooks.services(new JdbiStorage(jdbi, clock), ledger, clock, 41);
         org = PgBooks.organisation(beforeCrash, "1000");
         wallet = PgBooks.wallet(beforeCrash, org, PgBooks.policy(beforeCrash, org, rules().maxPerDay("500").build()),
                 "agent-1", "100");
@@ -87,7 +87,7 @@ class CrashRecoveryTest {
     private CoreServices restart() {
         HikariDataSource restarted = PgBooks.reopen(pool, 4);
         restartedPools.add(restarted);
-        return PgBooks.services(new JdbiStorage(Postgres.jdbi(restarted)), ledger, clock, 43);
+        return PgBooks.services(new JdbiStorage(Postgres.jdbi(restarted), clock), ledger, clock, 43);
     }
 
     private PayCommand thirty() {
@@ -221,7 +221,7 @@ class CrashRecoveryTest {
     @Test
     void aDatabaseTransactionThatThrowsAfterTheDebitLeavesNothingBehind() {
         AtomicBoolean armed = new AtomicBoolean(true);
-        Storage failing = failingAfterWalletUpdate(new JdbiStorage(jdbi), armed);
+        Storage failing = failingAfterWalletUpdate(new JdbiStorage(jdbi, clock), armed);
         CoreServices core = PgBooks.services(failing, ledger, clock, 47);
         long transactionsBefore = number(jdbi, "SELECT count(*) FROM transactions");
         long eventsBefore = number(jdbi, "SELECT count(*) FROM outbox_events");

@@ -81,7 +81,7 @@ class ExportGenerationTest {
     @BeforeEach
     void anOrganisationWithAHistory() {
         TestDatabase.truncateAll(pool);
-        core = PgBooks.services(new JdbiStorage(jdbi), new FakeLedger(), clock, 61);
+        core = PgBooks.services(new JdbiStorage(jdbi, clock), new FakeLedger(), clock, 61);
         org = PgBooks.organisation(core, "1000");
         FundedWallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "100");
         for (int i = 0; i < 5; i++) {
@@ -94,8 +94,8 @@ class ExportGenerationTest {
     void twoProcessesGeneratingAtOnceGenerateEveryJobExactlyOnce() throws Exception {
         List<ExportJob> jobs = requests(JOBS);
         CountDownLatch bothWriting = new CountDownLatch(2);
-        ExportService one = generator(new JdbiStorage(jdbi), 1, overlapping(bothWriting, FakeExportWriter::new));
-        ExportService two = generator(new JdbiStorage(Postgres.jdbi(otherProcess)), 2,
+        ExportService one = generator(new JdbiStorage(jdbi, clock), 1, overlapping(bothWriting, FakeExportWriter::new));
+        ExportService two = generator(new JdbiStorage(Postgres.jdbi(otherProcess), clock), 2,
                 overlapping(bothWriting, FakeExportWriter::new));
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -129,12 +129,12 @@ class ExportGenerationTest {
     @Test
     void aJobAnotherProcessHoldsIsSkippedNotAwaited() throws Exception {
         List<ExportJob> jobs = requests(3);
-        ExportService generator = generator(new JdbiStorage(jdbi), 1, FakeExportWriter::new);
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, FakeExportWriter::new);
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService holder = Executors.newSingleThreadExecutor();
         try {
-            Future<Optional<ExportJob>> holding = holder.submit(() -> new JdbiStorage(Postgres.jdbi(otherProcess))
+            Future<Optional<ExportJob>> holding = holder.submit(() -> new JdbiStorage(Postgres.jdbi(otherProcess), clock)
                     .inTransaction(stores -> {
                         Optional<ExportJob> claimed = stores.exports().claimPending(1).stream().findFirst();
                         held.countDown();
@@ -161,7 +161,7 @@ class ExportGenerationTest {
     @Test
     void aWriterFailingHalfwayMakesTheJobFailedWithNoFileAndNoEvent() {
         ExportJob job = requests(1).get(0);
-        ExportService generator = generator(new JdbiStorage(jdbi), 1, format -> new ExportWriter() {
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, format -> new ExportWriter() {
             public ExportFormat format() {
                 return format;
             }

@@ -54,8 +54,8 @@ class FanOutHorizonTest {
 
     @BeforeEach
     void organisationWithAWebhook() {
-        JdbiStorage storage = new JdbiStorage(jdbi);
         clock = MutableClock.atTestEpoch();
+        JdbiStorage storage = new JdbiStorage(jdbi, clock);
         CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, SEEDS.getAndIncrement());
         org = PgBooks.organisation(core, "100");
         core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"));

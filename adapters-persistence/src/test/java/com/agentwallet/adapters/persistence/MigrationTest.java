@@ -173,8 +173,8 @@ class MigrationTest {
         @BeforeAll
         void someBooks() {
             TestDatabase.truncateAll(migrated);
-            JdbiStorage storage = new JdbiStorage(jdbi);
             MutableClock clock = MutableClock.atTestEpoch();
+            JdbiStorage storage = new JdbiStorage(jdbi, clock);
             CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 3);
             org = PgBooks.organisation(core, "100");
             FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10");

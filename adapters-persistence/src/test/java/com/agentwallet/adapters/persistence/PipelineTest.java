@@ -62,6 +62,7 @@ class PipelineTest {
     private static HikariDataSource pool;
     private static Jdbi jdbi;
 
+    private MutableClock clock;
     private JdbiStorage storage;
     private CoreServices core;
     private OrgId org;
@@ -81,8 +82,9 @@ class PipelineTest {
     @BeforeEach
     void aWalletWithTen() {
         TestDatabase.truncateAll(pool);
-        storage = new JdbiStorage(jdbi);
-        core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 7);
+        clock = MutableClock.atTestEpoch();
+        storage = new JdbiStorage(jdbi, clock);
+        core = PgBooks.services(storage, new FakeLedger(), clock, 7);
         org = PgBooks.organisation(core, "100");
         FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10");
         wallet = funded.wallet();
@@ -345,10 +347,10 @@ class PipelineTest {
         assertThat(sent.summary()).noneMatch(request -> request.startsWith("SELECT spend_entries"));
     }
 
-    /** A range past what was read with the lock (a clock ahead of this machine's) is read by a query of its own. */
+    /** A range past what was read with the lock (asked for two days on) is read by a query of its own. */
     @Test
     void aRangePastTheSpendsReadWithTheLockIsReadByItself() {
-        Instant later = Instant.now().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.MICROS);
+        Instant later = clock.instant().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.MICROS);
         SpendEntry spend = new SpendEntry(EARLIER, later.minus(Duration.ofHours(2)), Usdc.parse("1"));
         storage.inTransaction(stores -> {
             stores.spendLog().append(wallet.id(), spend);
@@ -480,7 +482,6 @@ class PipelineTest {
      */
     @Test
     void aPaymentWithAKeyIsFourRequests() {
-        MutableClock clock = MutableClock.atTestEpoch();
         core = PgBooks.services(storage, new FakeLedger(), clock, 8);
         org = PgBooks.organisation(core, "100");
         FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().maxPerDay("5").build()),

@@ -61,7 +61,6 @@ class PostgresClockworkTest {
     static void createDatabase() {
         pool = TestDatabase.fresh(SERVERS * 2 + 2);
         jdbi = Postgres.jdbi(pool);
-        storage = new JdbiStorage(jdbi);
     }
 
     @AfterAll
@@ -73,6 +72,7 @@ class PostgresClockworkTest {
     void emptyBooks() {
         TestDatabase.truncateAll(pool);
         clock = MutableClock.atTestEpoch();
+        storage = new JdbiStorage(jdbi, clock);
         ledger = new FakeLedger();
         setup = PgBooks.services(storage, ledger, clock, 31);
         org = PgBooks.organisation(setup, "100000");

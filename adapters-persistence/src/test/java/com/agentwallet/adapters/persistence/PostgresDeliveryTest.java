@@ -66,8 +66,8 @@ class PostgresDeliveryTest {
 
     @Test
     void concurrentDispatchersDeliverEachEventOnceAndEachWalletInOrder() throws Exception {
-        JdbiStorage storage = new JdbiStorage(jdbi);
         MutableClock clock = MutableClock.atTestEpoch();
+        JdbiStorage storage = new JdbiStorage(jdbi, clock);
         CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 23);
         OrgId org = PgBooks.organisation(core, "10000");
         clock.advance(Duration.ofSeconds(1));

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import java.time.Clock;
 import com.agentwallet.core.common.Cursor;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.ValidationException;
@@ -33,7 +34,7 @@ class PostgresStorageContractTest extends StorageContract {
     @Override
     protected Storage newStorage() {
         TestDatabase.truncateAll(database);
-        return new JdbiStorage(Postgres.jdbi(database));
+        return new JdbiStorage(Postgres.jdbi(database), Clock.systemUTC());
     }
 
     /** The deliveries list takes its cursor's key apart into event id and attempt number to bind them. */

@@ -78,7 +78,6 @@ class PostgresUseCasesTest {
     static void createDatabase() {
         pool = TestDatabase.fresh(8);
         jdbi = Postgres.jdbi(pool);
-        storage = new JdbiStorage(jdbi);
     }
 
     @AfterAll
@@ -91,6 +90,7 @@ class PostgresUseCasesTest {
         TestDatabase.truncateAll(pool);
         ledger = new FakeLedger();
         clock = MutableClock.atTestEpoch();
+        storage = new JdbiStorage(jdbi, clock);
         core = PgBooks.services(storage, ledger, clock, 17);
     }
 

@@ -48,7 +48,8 @@ class StatementPlanTest {
     static void booksUnderLoad() {
         pool = TestDatabase.fresh(2);
         jdbi = Postgres.jdbi(pool);
-        CoreServices core = PgBooks.services(new JdbiStorage(jdbi), new FakeLedger(), MutableClock.atTestEpoch(), 3);
+        MutableClock clock = MutableClock.atTestEpoch();
+        CoreServices core = PgBooks.services(new JdbiStorage(jdbi, clock), new FakeLedger(), clock, 3);
         org = PgBooks.organisation(core, "100");
         wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10").wallet();
         insert(wallet, 1, SETTLED, "confirmed");

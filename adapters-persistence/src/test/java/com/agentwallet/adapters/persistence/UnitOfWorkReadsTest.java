@@ -42,8 +42,9 @@ class UnitOfWorkReadsTest {
 
     @Test
     void aWalletLockedAgainIsTheOneThisTransactionLastWroteAndIsNotReadAgain() {
-        JdbiStorage storage = new JdbiStorage(jdbi);
-        CoreServices core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 5);
+        MutableClock clock = MutableClock.atTestEpoch();
+        JdbiStorage storage = new JdbiStorage(jdbi, clock);
+        CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 5);
         OrgId org = PgBooks.organisation(core, "100");
         FundedWallet funded = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "10");
         sent.clear();
@@ -67,8 +68,9 @@ class UnitOfWorkReadsTest {
 
     @Test
     void aPolicyIsReadOnceUntilTheUnitOfWorkWritesOne() {
-        JdbiStorage storage = new JdbiStorage(jdbi);
-        CoreServices core = PgBooks.services(storage, new FakeLedger(), MutableClock.atTestEpoch(), 6);
+        MutableClock clock = MutableClock.atTestEpoch();
+        JdbiStorage storage = new JdbiStorage(jdbi, clock);
+        CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 6);
         OrgId org = PgBooks.organisation(core, "100");
         Policy policy = PgBooks.policy(core, org, rules().maxPerTx("5").build());
         sent.clear();

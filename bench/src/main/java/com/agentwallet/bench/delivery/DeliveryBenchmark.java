@@ -159,7 +159,7 @@ public final class DeliveryBenchmark {
 
             Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
             IdGenerator ids = new RandomIdGenerator(new SecureRandom());
-            Storage storage = new JdbiStorage(jdbi);
+            Storage storage = new JdbiStorage(jdbi, clock);
             CoreServices core = new CoreServices(storage, new FakeLedger(), clock, ids, CoreSettings.DEFAULTS);
             ServiceConfiguration.WebhookSettings settings = webhookSettings(options);
             ReceiverGuard guard = new ResolvingReceiverGuard(settings.allowPrivateReceivers());

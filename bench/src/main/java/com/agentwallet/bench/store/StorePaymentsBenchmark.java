@@ -139,7 +139,7 @@ public final class StorePaymentsBenchmark {
             CpuMeter cpu = new CpuMeter(temp.resolve("data"));
             FakeLedger ledger = new FakeLedger();
             Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
-            CoreServices core = new CoreServices(new JdbiStorage(jdbi), ledger, clock,
+            CoreServices core = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
                     new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS);
 
             long seedStart = System.nanoTime();
@@ -429,7 +429,7 @@ public final class StorePaymentsBenchmark {
         try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, "", 1)) {
             ProbedDataSource probed = new ProbedDataSource(single);
             Jdbi jdbi = Postgres.jdbi(probed);
-            PaymentService payments = new CoreServices(new JdbiStorage(jdbi), ledger, clock,
+            PaymentService payments = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
                     new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS).payments;
             int warm = 200;
             int n = 500;

@@ -59,7 +59,7 @@ final class BooksAndChain implements AutoCloseable {
 
     /** Every treasury, wallet and escrow vault of the books compared with the chain. */
     ReconciliationReport reconcile() {
-        return new Reconciliation(new JdbiStorage(Postgres.jdbi(pool)), chain, Clock.systemUTC(),
+        return new Reconciliation(new JdbiStorage(Postgres.jdbi(pool), Clock.systemUTC()), chain, Clock.systemUTC(),
                 Reconciliation.DEFAULT_STUCK_AFTER).run();
     }
 
