@@ -652,45 +652,39 @@ public abstract class LedgerContract {
     @Test
     void anEscrowIsReleasedOnlyBeforeItsDeadlineAndFromItOnlyRefunded() {
         DeadlinePair pair = twoEscrowsJustBeforeTheirDeadline();
-        LedgerAddress sender = pair.sender();
-        String receiver = pair.receiver();
-        EscrowId inTime = pair.inTime();
-        EscrowId late = pair.late();
-        confirmed(release(inTime, sender, receiver, "25", PROOF));
+        confirmed(release(pair.inTime(), pair.sender(), pair.receiver(), "25", PROOF));
 
         clock.advance(Duration.ofMillis(1));
-        refused(release(late, sender, receiver, "40", PROOF), EXPIRED);
-        refused(release(late, sender, receiver, "40", OTHER_PROOF), EXPIRED);
+        refused(release(pair.late(), pair.sender(), pair.receiver(), "40", PROOF), EXPIRED);
+        refused(release(pair.late(), pair.sender(), pair.receiver(), "40", OTHER_PROOF), EXPIRED);
         clock.advance(Duration.ofDays(1));
-        refused(release(late, sender, receiver, "40", PROOF), EXPIRED);
-        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(usdc("40"));
+        refused(release(pair.late(), pair.sender(), pair.receiver(), "40", PROOF), EXPIRED);
+        assertThat(ledger.balance(new LedgerAccount.Vault(pair.late(), pair.sender()))).isEqualTo(usdc("40"));
 
-        confirmed(new LedgerInstruction.EscrowRefund(op(), late, sender, usdc("40"), false));
-        assertThat(balanceOf(sender)).isEqualTo(usdc("75"));
-        assertThat(received(receiver)).isEqualTo(usdc("25"));
-        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(Usdc.ZERO);
+        confirmed(new LedgerInstruction.EscrowRefund(op(), pair.late(), pair.sender(), usdc("40"), false));
+        assertThat(balanceOf(pair.sender())).isEqualTo(usdc("75"));
+        assertThat(received(pair.receiver())).isEqualTo(usdc("25"));
+        assertThat(ledger.balance(new LedgerAccount.Vault(pair.late(), pair.sender()))).isEqualTo(Usdc.ZERO);
     }
 
     @Test
     void anEscrowIsDisputedOnlyBeforeItsDeadlineSoThatNoDisputeBlocksItsRefund() {
         DeadlinePair pair = twoEscrowsJustBeforeTheirDeadline();
-        LedgerAddress sender = pair.sender();
-        String receiver = pair.receiver();
-        EscrowId inTime = pair.inTime();
-        EscrowId late = pair.late();
-        confirmed(new LedgerInstruction.EscrowDispute(op(), inTime, sender));
+        confirmed(new LedgerInstruction.EscrowDispute(op(), pair.inTime(), pair.sender()));
 
         clock.advance(Duration.ofMillis(1));
-        refused(new LedgerInstruction.EscrowDispute(op(), late, sender), EXPIRED);
+        refused(new LedgerInstruction.EscrowDispute(op(), pair.late(), pair.sender()), EXPIRED);
         clock.advance(Duration.ofDays(1));
-        refused(new LedgerInstruction.EscrowDispute(op(), late, sender), EXPIRED);
-        assertThat(ledger.balance(new LedgerAccount.Vault(late, sender))).isEqualTo(usdc("40"));
+        refused(new LedgerInstruction.EscrowDispute(op(), pair.late(), pair.sender()), EXPIRED);
+        assertThat(ledger.balance(new LedgerAccount.Vault(pair.late(), pair.sender()))).isEqualTo(usdc("40"));
 
-        confirmed(new LedgerInstruction.EscrowRefund(op(), late, sender, usdc("40"), false));
-        refused(new LedgerInstruction.EscrowRefund(op(), inTime, sender, usdc("25"), false), "escrow_disputed");
-        confirmed(new LedgerInstruction.EscrowRelease(op(), inTime, sender, receiver, usdc("25"), Optional.empty()));
-        assertThat(balanceOf(sender)).isEqualTo(usdc("75"));
-        assertThat(received(receiver)).isEqualTo(usdc("25"));
+        confirmed(new LedgerInstruction.EscrowRefund(op(), pair.late(), pair.sender(), usdc("40"), false));
+        refused(new LedgerInstruction.EscrowRefund(op(), pair.inTime(), pair.sender(), usdc("25"), false),
+                "escrow_disputed");
+        confirmed(new LedgerInstruction.EscrowRelease(op(), pair.inTime(), pair.sender(), pair.receiver(), usdc("25"),
+                Optional.empty()));
+        assertThat(balanceOf(pair.sender())).isEqualTo(usdc("75"));
+        assertThat(received(pair.receiver())).isEqualTo(usdc("25"));
     }
 
     @Test

@@ -55,9 +55,8 @@ public final class ApiException extends RuntimeException {
 
     /** A 403 for a session token on an endpoint only API keys may call, naming the lowest key role that would do. */
     public static ApiException forbiddenToAgents(Role requiredRole) {
-        return new ApiException(403, "insufficient_permissions", "A session token only reads its own wallet and pays "
-                + "from it; this needs an API key with the role '" + requiredRole.wireName() + "' or above",
-                Optional.empty(), Optional.of(requiredRole), Optional.empty());
+        return forbidden(requiredRole, "A session token only reads its own wallet and pays from it; this needs an "
+                + "API key with the role '" + requiredRole.wireName() + "' or above");
     }
 
     /** A 404 for a path no endpoint serves. */
