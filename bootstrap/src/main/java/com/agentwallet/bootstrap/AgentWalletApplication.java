@@ -13,6 +13,7 @@ import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.policy.PolicyService;
@@ -138,7 +139,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 configuration.getWebhooks()));
         environment.lifecycle().manage(new Clockwork(injector.getInstance(Settlement.class),
                 injector.getInstance(EscrowService.class), injector.getInstance(PaymentService.class),
-                injector.getInstance(WalletService.class), injector.getInstance(ExportService.class),
+                injector.getInstance(IdempotencyKeys.class), injector.getInstance(WalletService.class), injector.getInstance(ExportService.class),
                 injector.getInstance(Reconciliation.class), configuration.getClockwork()));
     }
 

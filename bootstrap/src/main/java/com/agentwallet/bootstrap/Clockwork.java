@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.port.LedgerUnavailableException;
@@ -39,6 +40,7 @@ public final class Clockwork implements Managed {
     private final Settlement settlement;
     private final EscrowService escrows;
     private final PaymentService payments;
+    private final IdempotencyKeys idempotency;
     private final WalletService wallets;
     private final ExportService exports;
     private final Reconciliation reconciliation;
@@ -54,12 +56,13 @@ public final class Clockwork implements Managed {
         return thread;
     });
 
-    public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments, WalletService wallets,
-                     ExportService exports, Reconciliation reconciliation,
-                     ServiceConfiguration.ClockworkSettings settings) {
+    public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
+                     IdempotencyKeys idempotency, WalletService wallets, ExportService exports,
+                     Reconciliation reconciliation, ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
+        this.idempotency = requireNonNull(idempotency, "idempotency is null");
         this.wallets = requireNonNull(wallets, "wallets is null");
         this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
@@ -93,7 +96,7 @@ public final class Clockwork implements Managed {
         run("escrow timeouts", () -> escrows.refundTimedOut(BATCH));
         run("co-sign expiry", () -> payments.expireCoSigns(BATCH));
         run("policy expiry", () -> wallets.freezeExpired(BATCH));
-        run("idempotency key retention", () -> payments.forgetExpiredIdempotencyKeys(BATCH));
+        run("idempotency key retention", () -> idempotency.forgetExpired(BATCH));
     }
 
     /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */

@@ -17,6 +17,7 @@ import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
@@ -150,8 +151,15 @@ public final class CoreModule extends AbstractModule {
     @Provides
     @Singleton
     PaymentService payments(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
-                            EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
-        return new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
+                            IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
+                            CoreSettings settings) {
+        return new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
+    }
+
+    @Provides
+    @Singleton
+    IdempotencyKeys idempotency(Storage storage, Clock clock) {
+        return new IdempotencyKeys(storage, clock);
     }
 
     @Provides

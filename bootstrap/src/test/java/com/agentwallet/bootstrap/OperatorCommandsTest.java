@@ -16,6 +16,7 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.TransactionStatus;
@@ -109,7 +110,8 @@ class OperatorCommandsTest {
         EscrowService escrows = injector.getInstance(EscrowService.class);
         Escrow escrow = escrows.list(Requester.of(org), EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
         Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
-                injector.getInstance(PaymentService.class), injector.getInstance(WalletService.class),
+                injector.getInstance(PaymentService.class), injector.getInstance(IdempotencyKeys.class),
+                injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
                 configuration.getClockwork());
 

@@ -66,7 +66,7 @@ public final class V1Api {
         jersey.register(new SnakeCaseKeys(mapper));
         jersey.register(new ErrorMapper());
         jersey.register(new WalletResource(parts.wallets(), parts.payments(), parts.sessionTokens()));
-        PaymentResource payments = new PaymentResource(parts.payments(), parts.sessionTokens(), mapper);
+        PaymentResource payments = new PaymentResource(parts.payments(), parts.sessionTokens());
         jersey.register(payments);
         jersey.register(new EscrowResource(parts.escrows(), payments));
         jersey.register(new PolicyResource(parts.policies()));

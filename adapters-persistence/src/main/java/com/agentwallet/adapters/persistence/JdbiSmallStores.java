@@ -5,7 +5,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.payment.IdempotencyRecord;
-import com.agentwallet.core.payment.RecordedResponse;
+import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,19 +62,41 @@ final class JdbiSmallStores {
     static final class Idempotency implements IdempotencyStore {
         private static final String FIND = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ?";
         private static final String FIND_ALL = "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ANY(?)";
-        private static final Pipeline.Kind INSERT = Pipeline.rowsOf("INSERT INTO idempotency_keys (org_id, key, "
-                + "fingerprint, tx_id, created_at, response_status, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        private static final String RECORD_RESPONSE = "UPDATE idempotency_keys SET response_status = ?, "
-                + "response_body = ? WHERE org_id = ? AND key = ? AND response_status IS NULL";
-        private static final Pipeline.Kind KEEP_RESPONSE =
-                new Pipeline.Kind("idempotency_keys", RECORD_RESPONSE, Idempotency::keepAll);
+        /** The answer kept with a key. */
+        private record Answered(OrgId orgId, String key, IdempotencyRecord.Answer answer) {
+        }
+
+        private static final Columns<Answered> ANSWER = Columns.<Answered>of()
+                .and("answer_status", Columns.Type.TEXT, row -> row.answer().status().wireName())
+                .and("answer_signature", Columns.Type.TEXT, row -> row.answer().signature().orElse(null))
+                .and("answer_slot", Columns.Type.BIGINT, row -> row.answer().slot().orElse(null))
+                .and("answer_co_signature", Columns.Type.TEXT, row -> row.answer().coSignature().orElse(null))
+                .and("answer_failure_reason", Columns.Type.TEXT, row -> row.answer().failureReason().orElse(null))
+                .and("answer_updated_at", Columns.Type.TIMESTAMPTZ, row -> Rows.timestamp(row.answer().updatedAt()));
+        private static final Pipeline.Kind<IdempotencyRecord> INSERT = Columns.<IdempotencyRecord>of()
+                .and("org_id", Columns.Type.TEXT, record -> record.orgId().value())
+                .and("key", Columns.Type.TEXT, IdempotencyRecord::key)
+                .and("fingerprint", Columns.Type.TEXT, IdempotencyRecord::fingerprint)
+                .and("tx_id", Columns.Type.TEXT, record -> record.txId().value())
+                .and("created_at", Columns.Type.TIMESTAMPTZ, record -> Rows.timestamp(record.createdAt()))
+                .and(ANSWER.ofPart(record -> record.answer()
+                        .map(answer -> new Answered(record.orgId(), record.key(), answer)).orElse(null)))
+                .insertInto("idempotency_keys", "");
+        /** The first answer kept stays: of two kept in one statement too. */
+        private static final Pipeline.Kind<Answered> KEEP_ANSWER = ANSWER.update("idempotency_keys",
+                Columns.<Answered>of().and("org_id", Columns.Type.TEXT, row -> row.orgId().value())
+                        .and("key", Columns.Type.TEXT, Answered::key), "t.answer_status IS NULL", false);
         private static final Pipeline.RowReader<IdempotencyRecord> READ = rs -> {
-            String body = rs.getString("response_body");
-            Optional<RecordedResponse> response = Rows.optionalInt(rs, "response_status")
-                    .map(status -> new RecordedResponse(status, body));
+            Optional<IdempotencyRecord.Answer> answer = Rows.optionalString(rs, "answer_status").isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new IdempotencyRecord.Answer(
+                            TransactionStatus.fromWire(rs.getString("answer_status"), "answer_status"),
+                            Rows.optionalString(rs, "answer_signature"), Rows.optionalLong(rs, "answer_slot"),
+                            Rows.optionalString(rs, "answer_co_signature"),
+                            Rows.optionalString(rs, "answer_failure_reason"), Rows.instant(rs, "answer_updated_at")));
             return new IdempotencyRecord(new OrgId(rs.getString("org_id")), rs.getString("key"),
                     rs.getString("fingerprint"), new TxId(rs.getString("tx_id")), Rows.instant(rs, "created_at"),
-                    response);
+                    answer);
         };
 
         private final Handle handle;
@@ -142,48 +163,19 @@ final class JdbiSmallStores {
         /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void insert(IdempotencyRecord record) {
-            pipeline.send(INSERT, record.orgId().value(), record.key(),
-                    record.fingerprint(), record.txId().value(), Rows.timestamp(record.createdAt()),
-                    record.response().map(RecordedResponse::status).orElse(null),
-                    record.response().map(RecordedResponse::body).orElse(null));
+            pipeline.send(INSERT, record);
             wrote(record.orgId(), record.key(), Optional.of(record));
         }
 
         /**
-         * Sets the response only while none is set: of two concurrent recordings, the first to commit
-         * stays. Afterwards the key's record is read again when asked for.
+         * Held back until the next statement waited for (see {@link Pipeline}). Sets the answer only
+         * while none is set: of two concurrent ones, the first to commit stays. Afterwards the key's
+         * record is read again when asked for.
          */
         @Override
-        public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
+        public void keepAnswer(OrgId orgId, String key, IdempotencyRecord.Answer answer) {
             locked.remove(Map.entry(orgId, key));
-            return pipeline.update(RECORD_RESPONSE, recordingValues(orgId, key, response)) == 1;
-        }
-
-        /** {@link #recordResponse}, held back until the next statement waited for (see {@link Pipeline}). */
-        @Override
-        public void keepResponse(OrgId orgId, String key, RecordedResponse response) {
-            locked.remove(Map.entry(orgId, key));
-            pipeline.send(KEEP_RESPONSE, recordingValues(orgId, key, response));
-        }
-
-        /**
-         * Responses kept together: of two for one key the first counts, as it would alone; in one
-         * statement from a list of rows.
-         */
-        private static Pipeline.Combined keepAll(List<Object[]> responses) {
-            Map<List<Object>, Object[]> first = new LinkedHashMap<>();
-            responses.forEach(values -> first.putIfAbsent(List.of(values[2], values[3]), values));
-            if (first.size() == 1) {
-                return new Pipeline.Combined(RECORD_RESPONSE, first.values().iterator().next());
-            }
-            return new Pipeline.Combined("UPDATE idempotency_keys AS t SET response_status = v.status, response_body = "
-                    + "v.body FROM " + Rows.valuesAs(List.of("integer", "text", "text", "text"), "status, body, org_id, key",
-                    first.size()) + " WHERE t.org_id = v.org_id AND t.key = v.key AND t.response_status IS NULL",
-                    Rows.flat(first.values()));
-        }
-
-        private static Object[] recordingValues(OrgId orgId, String key, RecordedResponse response) {
-            return new Object[] {response.status(), response.body(), orgId.value(), key};
+            pipeline.send(KEEP_ANSWER, new Answered(orgId, key, answer));
         }
 
         /** Held back until the next statement waited for (see {@link Pipeline}). */
@@ -227,8 +219,14 @@ final class JdbiSmallStores {
     }
 
     static final class Outbox implements EventOutbox {
-        private static final Pipeline.Kind APPEND = Pipeline.rowsOf("INSERT INTO outbox_events (id, org_id, type, "
-                + "wallet_id, body, created_at) VALUES (?, ?, ?, ?, CAST(? AS jsonb), ?)");
+        private static final Pipeline.Kind<OutboxEvent> APPEND = Columns.<OutboxEvent>of()
+                .and("id", Columns.Type.TEXT, event -> event.id().value())
+                .and("org_id", Columns.Type.TEXT, event -> event.event().orgId().value())
+                .and("type", Columns.Type.TEXT, event -> event.event().type().wireName())
+                .and("wallet_id", Columns.Type.TEXT, event -> event.event().walletId().map(WalletId::value).orElse(null))
+                .and("body", Columns.Type.JSONB, event -> Json.write(event.body()))
+                .and("created_at", Columns.Type.TIMESTAMPTZ, event -> Rows.timestamp(event.createdAt()))
+                .insertInto("outbox_events", "");
 
         private final Pipeline pipeline;
 
@@ -239,9 +237,7 @@ final class JdbiSmallStores {
         /** Held back until the next statement waited for (see {@link Pipeline}). */
         @Override
         public void append(OutboxEvent event) {
-            pipeline.send(APPEND, event.id().value(), event.event().orgId().value(),
-                    event.event().type().wireName(), event.event().walletId().map(WalletId::value).orElse(null),
-                    Json.write(event.body()), Rows.timestamp(event.createdAt()));
+            pipeline.send(APPEND, event);
         }
     }
 }

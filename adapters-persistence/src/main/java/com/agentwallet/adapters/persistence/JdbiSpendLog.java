@@ -38,8 +38,16 @@ final class JdbiSpendLog implements SpendLog {
     private static final Pipeline.RowReader<Map.Entry<WalletId, SpendEntry>> READ_OF_WALLET =
             rs -> Map.entry(new WalletId(rs.getString("wallet_id")), READ.read(rs));
 
-    private static final Pipeline.Kind APPEND =
-            Pipeline.rowsOf("INSERT INTO spend_entries (wallet_id, tx_id, at, amount_micros) VALUES (?, ?, ?, ?)");
+    /** A spend appended to a wallet's log. */
+    private record Appended(WalletId walletId, SpendEntry entry) {
+    }
+
+    private static final Pipeline.Kind<Appended> APPEND = Columns.<Appended>of()
+            .and("wallet_id", Columns.Type.TEXT, row -> row.walletId().value())
+            .and("tx_id", Columns.Type.TEXT, row -> row.entry().txId().value())
+            .and("at", Columns.Type.TIMESTAMPTZ, row -> Rows.timestamp(row.entry().at()))
+            .and("amount_micros", Columns.Type.BIGINT, row -> row.entry().amount().micros())
+            .insertInto("spend_entries", "");
 
     private final Pipeline pipeline;
     /** Spends read ahead, by wallet; kept as this unit of work appends and removes them, under the wallet's lock. */
@@ -52,7 +60,7 @@ final class JdbiSpendLog implements SpendLog {
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void append(WalletId walletId, SpendEntry entry) {
-        pipeline.send(APPEND, walletId.value(), entry.txId().value(), Rows.timestamp(entry.at()), entry.amount().micros());
+        pipeline.send(APPEND, new Appended(walletId, entry));
         Optional.ofNullable(readAhead.get(walletId)).ifPresent(read -> read.entries().add(entry));
     }
 

@@ -1,6 +1,8 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.port.ApiKeyStore;
+import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.port.EventOutbox;
@@ -24,6 +26,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -63,9 +66,18 @@ public final class JdbiStorage implements Storage {
     /** Causes looked through; a cycle in a broken chain must not loop forever. */
     private static final int MAX_CAUSES = 20;
 
+    /**
+     * Units of work run together at most: enough to share one commit and one statement per kind of
+     * write among all the clients of a busy organisation, few enough that its wallets' locks are not
+     * held long.
+     */
+    static final int MAX_BATCH = 32;
+
     private final Jdbi jdbi;
     /** The service's clock: the read-ahead of a payment's spends looks ahead of its time, not the system's. */
     private final Clock clock;
+    /** Claimed units of work of one organisation and one kind of claim arriving together, run in one transaction. */
+    private final GroupCommit<Lane, Claimed<?>, Object> batches = new GroupCommit<>(MAX_BATCH, this::runTogether);
 
     public JdbiStorage(Jdbi jdbi, Clock clock) {
         this.jdbi = requireNonNull(jdbi, "jdbi is null");
@@ -81,6 +93,32 @@ public final class JdbiStorage implements Storage {
     @Override
     public <T> T readOne(Function<Stores, T> work) {
         return failingAsUnavailable(() -> jdbi.withHandle(handle -> new HandleStores(handle, clock).autoCommitted(work)));
+    }
+
+    /**
+     * Runs {@code work} in a batch of the units of work claimed for its organisation and kind of claim
+     * that arrive while one is running ({@link GroupCommit}): all their rows are locked first, then
+     * each runs in turn, and one commit (and one wait for the disk) is shared by all.
+     */
+    @Override
+    public <T> T inBatch(Claim claim, Function<Stores, T> work) {
+        @SuppressWarnings("unchecked") // each unit of work's result is of its own type
+        T result = (T) batches.submit(new Lane(claim.orgId(), claim.getClass()), new Claimed<>(claim, work));
+        return result;
+    }
+
+    private List<Object> runTogether(List<Claimed<?>> batch) {
+        return inTransaction(stores -> {
+            Claim.lockAll(stores, batch.stream().map(Claimed::claim).toList());
+            return batch.stream().<Object>map(claimed -> claimed.work().apply(stores)).toList();
+        });
+    }
+
+    /** Units of work that may share a transaction: one organisation's, of one kind of claim. */
+    private record Lane(OrgId orgId, Class<? extends Claim> kind) {
+    }
+
+    private record Claimed<T>(Claim claim, Function<Stores, T> work) {
     }
 
     private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {

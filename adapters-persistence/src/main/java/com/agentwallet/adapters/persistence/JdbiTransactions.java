@@ -19,10 +19,11 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.time.Instant;
-import java.util.HashSet;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 final class JdbiTransactions implements TransactionStore {
     static final Pipeline.RowReader<Transaction> READ = rs -> {
@@ -46,21 +47,54 @@ final class JdbiTransactions implements TransactionStore {
     static final RowMapper<Transaction> ROW = (rs, ctx) -> READ.read(rs);
 
     /** The columns a transaction is created with and keeps. */
-    private static final String FIXED = "id, org_id, wallet_id, type, amount_micros, recipient, created_at";
+    private static final Columns<Transaction> FIXED = Columns.<Transaction>of()
+            .and("id", Columns.Type.TEXT, tx -> tx.id().value())
+            .and("org_id", Columns.Type.TEXT, tx -> tx.orgId().value())
+            .and("wallet_id", Columns.Type.TEXT, tx -> tx.walletId().value())
+            .and("type", Columns.Type.TEXT, tx -> tx.type().wireName())
+            .and("amount_micros", Columns.Type.BIGINT, tx -> tx.amount().micros())
+            .and("recipient", Columns.Type.TEXT, Transaction::recipient)
+            .and("created_at", Columns.Type.TIMESTAMPTZ, tx -> Rows.timestamp(tx.createdAt()));
     /** The columns {@link #update} writes. */
-    private static final String CHANGING = "status, memo, policy_triggered, violation_rule, violation_limit, "
-            + "violation_attempted, signature, slot, co_signer, co_sign_payload, co_sign_expires_at, co_signature, "
-            + "co_sign_requested_by, escrow_id, failure_reason, updated_at";
-    private static final Pipeline.Kind INSERT = Pipeline.rowsOf(Rows.insertWhole("transactions", FIXED, CHANGING));
-    /** The SQL types of {@link #CHANGING}, in its order, then of the id and organisation. */
-    private static final List<String> TYPES = List.of("text", "text", "boolean", "text", "text", "text", "text",
-            "bigint", "text", "text", "timestamptz", "text", "text", "text", "text", "timestamptz", "text", "text");
-    private static final String UPDATE = Rows.updateByIdAndOrg("transactions", CHANGING);
+    private static final Columns<Transaction> CHANGING = Columns.<Transaction>of()
+            .and("status", Columns.Type.TEXT, tx -> tx.status().wireName())
+            .and("memo", Columns.Type.TEXT, tx -> tx.memo().orElse(null))
+            .and("policy_triggered", Columns.Type.BOOLEAN, Transaction::policyTriggered)
+            .and("violation_rule", Columns.Type.TEXT, tx -> tx.violation().map(v -> v.rule().wireName()).orElse(null))
+            .and("violation_limit", Columns.Type.TEXT, tx -> tx.violation().map(Violation::limit).orElse(null))
+            .and("violation_attempted", Columns.Type.TEXT, tx -> tx.violation().map(Violation::attempted).orElse(null))
+            .and("signature", Columns.Type.TEXT, tx -> tx.signature().orElse(null))
+            .and("slot", Columns.Type.BIGINT, tx -> tx.slot().orElse(null))
+            .and("co_signer", Columns.Type.TEXT, tx -> tx.coSign().map(CoSign::coSigner).orElse(null))
+            .and("co_sign_payload", Columns.Type.TEXT, tx -> tx.coSign().map(CoSign::payload).orElse(null))
+            .and("co_sign_expires_at", Columns.Type.TIMESTAMPTZ,
+                    tx -> Rows.timestamp(tx.coSign().map(CoSign::expiresAt)))
+            .and("co_signature", Columns.Type.TEXT, tx -> tx.coSign().flatMap(CoSign::signature).orElse(null))
+            .and("co_sign_requested_by", Columns.Type.TEXT,
+                    tx -> tx.coSign().flatMap(CoSign::requestedBy).map(Actor::id).orElse(null))
+            .and("escrow_id", Columns.Type.TEXT, tx -> tx.escrowId().map(EscrowId::value).orElse(null))
+            .and("failure_reason", Columns.Type.TEXT, tx -> tx.failureReason().orElse(null))
+            .and("updated_at", Columns.Type.TIMESTAMPTZ, tx -> Rows.timestamp(tx.updatedAt()));
+    private static final Columns<Transaction> KEY = Columns.<Transaction>of()
+            .and("id", Columns.Type.TEXT, tx -> tx.id().value())
+            .and("org_id", Columns.Type.TEXT, tx -> tx.orgId().value());
+    private static final Pipeline.Kind<Transaction> INSERT = FIXED.and(CHANGING).insertInto("transactions", "");
+    /** A whole row's update: of a transaction written twice, the last write counts. */
+    private static final Pipeline.Kind<Transaction> UPDATE = CHANGING.update("transactions", KEY, "TRUE", true);
     /** {@link #UPDATE} on condition that the transaction is still pending: a ledger's outcome is applied once. */
-    static final String UPDATE_IF_PENDING = UPDATE + " AND " + stillPending("status");
+    static final Pipeline.Kind<Transaction> UPDATE_IF_PENDING =
+            CHANGING.update("transactions", KEY, stillPending("t.status"), true);
+    static final String LOCK_ALL = "SELECT id, status FROM transactions WHERE id = ANY(?) AND org_id = ? "
+            + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE";
 
     private final Handle handle;
     private final Pipeline pipeline;
+    /**
+     * The status of each transaction {@link #lockAll} locked, as this unit of work last read or wrote
+     * it (none for an id without a row); null while the read is held back. Nobody else changes a
+     * locked row before the transaction ends.
+     */
+    private final Map<TxId, Optional<TransactionStatus>> locked = new HashMap<>();
 
     /**
      * The condition that a transaction, whose status is {@code column}, is still pending, for a
@@ -84,7 +118,7 @@ final class JdbiTransactions implements TransactionStore {
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void insert(Transaction tx) {
-        pipeline.send(INSERT, Rows.concat(fixed(tx), changing(tx)));
+        pipeline.send(INSERT, tx);
     }
 
     @Override
@@ -97,46 +131,60 @@ final class JdbiTransactions implements TransactionStore {
         return one(orgId, id, " FOR NO KEY UPDATE");
     }
 
+    /**
+     * One statement locks them all, in the order Java orders their ids (collation "C"), and reads
+     * their statuses; held back until the next statement waited for. The rest of the transaction,
+     * which applies the ledger's outcomes, is planned once per connection ({@link Pipeline#planOnce}).
+     */
+    @Override
+    public void lockAll(OrgId orgId, Collection<TxId> ids) {
+        List<TxId> wanted = ids.stream().filter(id -> !locked.containsKey(id)).distinct().toList();
+        if (wanted.isEmpty()) {
+            return;
+        }
+        wanted.forEach(id -> locked.put(id, null));
+        pipeline.planOnce();
+        pipeline.prefetch(LOCK_ALL, rs -> Map.entry(new TxId(rs.getString("id")),
+                TransactionStatus.fromWire(rs.getString("status"), "status")), rows -> {
+            wanted.forEach(id -> locked.put(id, Optional.empty()));
+            rows.forEach(row -> locked.put(row.getKey(), Optional.of(row.getValue())));
+        }, wanted.stream().map(TxId::value).toList(), orgId.value());
+    }
+
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void update(Transaction tx) {
-        pipeline.send(UPDATE, byId(tx));
+        if (locked.containsKey(tx.id())) {
+            lockedStatus(tx.id());
+            locked.put(tx.id(), Optional.of(tx.status()));
+        }
+        pipeline.send(UPDATE, tx);
     }
 
+    /**
+     * Of a transaction {@link #lockAll} locked, answered from the status read with the lock, and the
+     * update held back until the next statement waited for; of any other, one conditional update.
+     */
     @Override
     public boolean updateIfPending(Transaction tx) {
-        return pipeline.update(UPDATE_IF_PENDING, byId(tx)) == 1;
-    }
-
-    /**
-     * One statement for all: an update from a list of rows, answering where in the list each row it
-     * stored is (a number, not the id: its rows of values hold nulls, see {@link Pipeline}). The rest
-     * of the transaction that applies the ledger's outcomes is planned once per connection
-     * ({@link Pipeline#planOnce}).
-     */
-    @Override
-    public Set<TxId> updateAllIfPending(List<Transaction> transactions) {
-        pipeline.planOnce();
-        if (transactions.size() <= 1) {
-            return TransactionStore.super.updateAllIfPending(transactions);
+        if (!locked.containsKey(tx.id())) {
+            Pipeline.Sql update = UPDATE_IF_PENDING.statementOf().apply(List.of(tx));
+            return pipeline.update(update.sql(), update.values()) == 1;
         }
-        List<String> ids = transactions.stream().map(tx -> tx.id().value()).toList();
-        return new HashSet<>(pipeline.list(updateAllIfPending(transactions.size()),
-                rs -> transactions.get(rs.getInt(1) - 1).id(),
-                Rows.concat(Rows.flat(transactions.stream().map(JdbiTransactions::byId).toList()), new Object[] {ids})));
+        if (!lockedStatus(tx.id()).equals(Optional.of(TransactionStatus.PENDING))) {
+            return false;
+        }
+        pipeline.send(UPDATE_IF_PENDING, tx);
+        locked.put(tx.id(), Optional.of(tx.status()));
+        return true;
     }
 
-    /**
-     * {@link #UPDATE_IF_PENDING} of {@code rows} transactions in one statement, answering the place of
-     * each it stored in the list of their ids, its last value (from 1).
-     */
-    static String updateAllIfPending(int rows) {
-        return Rows.updateManyByIdAndOrg("transactions", CHANGING, TYPES, rows) + " AND " + stillPending("t.status")
-                + " RETURNING array_position(CAST(? AS text[]), t.id)";
-    }
-
-    private static Object[] byId(Transaction tx) {
-        return Rows.concat(changing(tx), new Object[] {tx.id().value(), tx.orgId().value()});
+    /** The status of a transaction {@link #lockAll} locked, its read sent first if held back. */
+    private Optional<TransactionStatus> lockedStatus(TxId id) {
+        if (locked.get(id) == null) {
+            pipeline.flush();
+        }
+        return locked.get(id);
     }
 
     @Override
@@ -179,23 +227,5 @@ final class JdbiTransactions implements TransactionStore {
     private Optional<Transaction> one(OrgId orgId, TxId id, String suffix) {
         return pipeline.one("SELECT * FROM transactions WHERE id = ? AND org_id = ?" + suffix, READ, id.value(),
                 orgId.value());
-    }
-
-    private static Object[] fixed(Transaction tx) {
-        return new Object[] {tx.id().value(), tx.orgId().value(), tx.walletId().value(), tx.type().wireName(),
-                tx.amount().micros(), tx.recipient(), Rows.timestamp(tx.createdAt())};
-    }
-
-    /** The values of {@link #CHANGING}, in its order. */
-    private static Object[] changing(Transaction tx) {
-        return new Object[] {tx.status().wireName(), tx.memo().orElse(null), tx.policyTriggered(),
-                tx.violation().map(v -> v.rule().wireName()).orElse(null),
-                tx.violation().map(Violation::limit).orElse(null), tx.violation().map(Violation::attempted).orElse(null),
-                tx.signature().orElse(null), tx.slot().orElse(null), tx.coSign().map(CoSign::coSigner).orElse(null),
-                tx.coSign().map(CoSign::payload).orElse(null), Rows.timestamp(tx.coSign().map(CoSign::expiresAt)),
-                tx.coSign().flatMap(CoSign::signature).orElse(null),
-                tx.coSign().flatMap(CoSign::requestedBy).map(Actor::id).orElse(null),
-                tx.escrowId().map(EscrowId::value).orElse(null), tx.failureReason().orElse(null),
-                Rows.timestamp(tx.updatedAt())};
     }
 }

@@ -17,15 +17,12 @@ import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 final class JdbiWallets implements WalletStore {
     static final Pipeline.RowReader<Wallet> READ = rs -> {
@@ -44,23 +41,48 @@ final class JdbiWallets implements WalletStore {
     static final RowMapper<Wallet> ROW = (rs, ctx) -> READ.read(rs);
 
     /** The columns a wallet is created with and keeps. */
-    private static final String FIXED = "id, org_id, agent_id, address, created_at";
+    private static final Columns<Wallet> FIXED = Columns.<Wallet>of()
+            .and("id", Columns.Type.TEXT, wallet -> wallet.id().value())
+            .and("org_id", Columns.Type.TEXT, wallet -> wallet.orgId().value())
+            .and("agent_id", Columns.Type.TEXT, Wallet::agentId)
+            .and("address", Columns.Type.TEXT, wallet -> wallet.address().base58())
+            .and("created_at", Columns.Type.TIMESTAMPTZ, wallet -> Rows.timestamp(wallet.createdAt()));
     /** The columns {@link #update} writes. */
-    private static final String CHANGING = "label, policy_id, tags, status, balance_micros, spend_day_micros, "
-            + "spend_month_micros, spend_hour_count, day_cutoff, month_cutoff, hour_cutoff, session_version, "
-            + "topup_enabled, topup_trigger_micros, topup_amount_micros, updated_at";
-    private static final String INSERT = Rows.insertWhole("wallets", FIXED, CHANGING)
-            + " ON CONFLICT (org_id, agent_id) DO NOTHING";
-    /** The SQL types of {@link #CHANGING}, in its order, then of the id and organisation. */
-    private static final List<String> TYPES = List.of("text", "text", "text[]", "text", "bigint", "bigint", "bigint",
-            "integer", "timestamptz", "timestamptz", "timestamptz", "bigint", "boolean", "bigint", "bigint",
-            "timestamptz", "text", "text");
-    private static final Pipeline.Kind UPDATE = new Pipeline.Kind("wallets", Rows.updateByIdAndOrg("wallets", CHANGING),
-            JdbiWallets::updateAll);
+    private static final Columns<Wallet> CHANGING = Columns.<Wallet>of()
+            .and("label", Columns.Type.TEXT, Wallet::label)
+            .and("policy_id", Columns.Type.TEXT, wallet -> wallet.policyId().value())
+            .and("tags", Columns.Type.TEXT_ARRAY, Wallet::tags)
+            .and("status", Columns.Type.TEXT, wallet -> wallet.status().wireName())
+            .and("balance_micros", Columns.Type.BIGINT, wallet -> wallet.balance().micros())
+            .and("spend_day_micros", Columns.Type.BIGINT, wallet -> wallet.spend().day().micros())
+            .and("spend_month_micros", Columns.Type.BIGINT, wallet -> wallet.spend().month().micros())
+            .and("spend_hour_count", Columns.Type.INTEGER, wallet -> wallet.spend().hourCount())
+            .and("day_cutoff", Columns.Type.TIMESTAMPTZ, wallet -> Rows.timestamp(wallet.spend().dayCutoff()))
+            .and("month_cutoff", Columns.Type.TIMESTAMPTZ, wallet -> Rows.timestamp(wallet.spend().monthCutoff()))
+            .and("hour_cutoff", Columns.Type.TIMESTAMPTZ, wallet -> Rows.timestamp(wallet.spend().hourCutoff()))
+            .and("session_version", Columns.Type.BIGINT, Wallet::sessionVersion)
+            .and("topup_enabled", Columns.Type.BOOLEAN, wallet -> wallet.autoTopup().map(AutoTopup::enabled).orElse(null))
+            .and("topup_trigger_micros", Columns.Type.BIGINT,
+                    wallet -> Rows.micros(wallet.autoTopup().map(AutoTopup::triggerBelow)))
+            .and("topup_amount_micros", Columns.Type.BIGINT,
+                    wallet -> Rows.micros(wallet.autoTopup().map(AutoTopup::topupAmount)))
+            .and("updated_at", Columns.Type.TIMESTAMPTZ, wallet -> Rows.timestamp(wallet.updatedAt()));
+    /** A whole row's update: of a wallet written twice, the last write counts. */
+    private static final Pipeline.Kind<Wallet> UPDATE = CHANGING.update("wallets", Columns.<Wallet>of()
+            .and("id", Columns.Type.TEXT, wallet -> wallet.id().value())
+            .and("org_id", Columns.Type.TEXT, wallet -> wallet.orgId().value()), "TRUE", true);
+    private static final Pipeline.Kind<Wallet> INSERT = FIXED.and(CHANGING)
+            .insertInto("wallets", " ON CONFLICT (org_id, agent_id) DO NOTHING");
+    /** Money arriving at a wallet's address. */
+    private record Credit(String address, long amountMicros, Instant at) {
+    }
+
+    private static final Columns<Credit> CREDITED = Columns.<Credit>of()
+            .and("amount_micros", Columns.Type.BIGINT, Credit::amountMicros)
+            .and("at", Columns.Type.TIMESTAMPTZ, credit -> Rows.timestamp(credit.at()))
+            .and("address", Columns.Type.TEXT, Credit::address);
+    private static final Pipeline.Kind<Credit> CREDIT = new Pipeline.Kind<>("wallets", JdbiWallets::creditAll);
     private static final String BY_ID = "SELECT * FROM wallets WHERE id = ? AND org_id = ?";
-    private static final Pipeline.Kind CREDIT = new Pipeline.Kind("wallets",
-            "UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? WHERE address = ?",
-            JdbiWallets::creditAll);
     static final String LOCK_ALL = "SELECT * FROM wallets WHERE id = ANY(?) AND org_id = ? "
             + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE";
 
@@ -87,7 +109,8 @@ final class JdbiWallets implements WalletStore {
 
     @Override
     public boolean insertIfAbsent(Wallet wallet) {
-        return pipeline.update(INSERT, Rows.concat(fixed(wallet), changing(wallet))) == 1;
+        Pipeline.Sql insert = INSERT.statementOf().apply(List.of(wallet));
+        return pipeline.update(insert.sql(), insert.values()) == 1;
     }
 
     @Override
@@ -137,14 +160,14 @@ final class JdbiWallets implements WalletStore {
      */
     @Override
     public void creditByAddress(String address, Usdc amount, Instant now) {
-        pipeline.send(CREDIT, amount.micros(), Rows.timestamp(now), address);
+        pipeline.send(CREDIT, new Credit(address, amount.micros(), now));
         locked.values().removeIf(wallet -> wallet.address().base58().equals(address));
     }
 
     /** Held back until the next statement waited for (see {@link Pipeline}). */
     @Override
     public void update(Wallet wallet) {
-        pipeline.send(UPDATE, Rows.concat(changing(wallet), new Object[] {wallet.id().value(), wallet.orgId().value()}));
+        pipeline.send(UPDATE, wallet);
         locked.computeIfPresent(wallet.id(), (id, before) -> wallet);
     }
 
@@ -178,55 +201,23 @@ final class JdbiWallets implements WalletStore {
     }
 
     /**
-     * Updates of wallets held back together: each writes the whole row as this transaction holds it
-     * locked, so the last of each wallet is the one that counts; all in one statement from a list of
-     * rows, typed by casts (a list of rows outside an insert takes no type from a column).
-     */
-    private static Pipeline.Combined updateAll(List<Object[]> updates) {
-        Map<List<Object>, Object[]> last = new LinkedHashMap<>();
-        updates.forEach(values -> last.put(List.of(values[values.length - 2], values[values.length - 1]), values));
-        if (last.size() == 1) {
-            return new Pipeline.Combined(UPDATE.sql(), last.values().iterator().next());
-        }
-        return new Pipeline.Combined(Rows.updateManyByIdAndOrg("wallets", CHANGING, TYPES, last.size()),
-                Rows.flat(last.values()));
-    }
-
-    /**
      * Credits held back together: summed by address, in one statement that adds to each wallet found
      * among the rows its subquery locks in the order of their ids (the global lock order; the rows
      * of the join alone would be locked in the join's order). A row is updated only once the locking
      * subquery has given it, so every lock is taken in that order.
      */
-    private static Pipeline.Combined creditAll(List<Object[]> credits) {
-        Map<Object, Object[]> byAddress = new LinkedHashMap<>();
-        credits.forEach(values -> byAddress.merge(values[2], values, (before, next) ->
-                new Object[] {(Long) before[0] + (Long) next[0], next[1], next[2]}));
+    private static Pipeline.Sql creditAll(List<Credit> credits) {
+        Map<String, Credit> byAddress = new LinkedHashMap<>();
+        credits.forEach(credit -> byAddress.merge(credit.address(), credit, (before, next) ->
+                new Credit(next.address(), Math.addExact(before.amountMicros(), next.amountMicros()), next.at())));
         if (byAddress.size() == 1) {
-            return new Pipeline.Combined(CREDIT.sql(), byAddress.values().iterator().next());
+            Credit one = byAddress.values().iterator().next();
+            return new Pipeline.Sql("UPDATE wallets SET balance_micros = balance_micros + ?, updated_at = ? "
+                    + "WHERE address = ?", one.amountMicros(), Rows.timestamp(one.at()), one.address());
         }
-        String sql = "UPDATE wallets AS t SET balance_micros = t.balance_micros + v.amount, updated_at = v.at FROM "
-                + Rows.valuesAs(List.of("bigint", "timestamptz", "text"), "amount, at, address", byAddress.size())
-                + " WHERE t.address = v.address AND t.id IN (SELECT id FROM wallets WHERE address = ANY(?) "
-                + "ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE)";
-        return new Pipeline.Combined(sql, Rows.concat(Rows.flat(byAddress.values()),
-                new Object[] {List.copyOf(byAddress.keySet())}));
-    }
-
-    private static Object[] fixed(Wallet wallet) {
-        return new Object[] {wallet.id().value(), wallet.orgId().value(), wallet.agentId(), wallet.address().base58(),
-                Rows.timestamp(wallet.createdAt())};
-    }
-
-    /** The values of {@link #CHANGING}, in its order. */
-    private static Object[] changing(Wallet wallet) {
-        SpendSummary spend = wallet.spend();
-        return new Object[] {wallet.label(), wallet.policyId().value(), wallet.tags(), wallet.status().wireName(),
-                wallet.balance().micros(), spend.day().micros(), spend.month().micros(), spend.hourCount(),
-                Rows.timestamp(spend.dayCutoff()), Rows.timestamp(spend.monthCutoff()),
-                Rows.timestamp(spend.hourCutoff()), wallet.sessionVersion(),
-                wallet.autoTopup().map(AutoTopup::enabled).orElse(null),
-                Rows.micros(wallet.autoTopup().map(AutoTopup::triggerBelow)),
-                Rows.micros(wallet.autoTopup().map(AutoTopup::topupAmount)), Rows.timestamp(wallet.updatedAt())};
+        return new Pipeline.Sql("UPDATE wallets AS t SET balance_micros = t.balance_micros + v.amount_micros, "
+                + "updated_at = v.at FROM " + CREDITED.unnest() + " WHERE t.address = v.address AND t.id IN "
+                + "(SELECT id FROM wallets WHERE address = ANY(?) ORDER BY id COLLATE \"C\" FOR NO KEY UPDATE)",
+                Rows.concat(CREDITED.arrays(byAddress.values()), new Object[] {List.copyOf(byAddress.keySet())}));
     }
 }

@@ -13,13 +13,10 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -64,49 +61,31 @@ final class Pipeline {
     };
 
     /**
-     * A kind of write to {@code table}, {@code sql} with a row's values, whose writes held back one
-     * after another go as one statement made by {@code combine} (from their values, in the order they
-     * were held back; two at least), sent where the first of them was held back. Writes of kinds move
-     * ahead of writes of other kinds, never of another kind on the same table (a row's whole update
-     * and an increment of it must stay in order), nor of any statement that is not of a kind (a read,
-     * a lock, a delete): such a statement ends the writes that join, and a write ends those of the
+     * A kind of write to {@code table} of rows of type {@code T}, whose rows held back one after
+     * another go as one statement made by {@code statementOf} (from the rows, in the order they were
+     * held back; one or more), sent where the first of them was held back. Writes of kinds move ahead
+     * of writes of other kinds, never of another kind on the same table (a row's whole update and an
+     * increment of it must stay in order), nor of any statement that is not of a kind (a read, a
+     * lock, a delete): such a statement ends the writes that join, and a write ends those of the
      * other kinds on its table. Moving a write ahead of writes to other tables is safe because a unit
-     * of work writes a row that others refer to before them (each unit of work alike). Kinds are told
-     * apart by identity: one constant each.
-     *
-     * <p>A kind's statement reads no table but its own, but for the rows its foreign keys refer to. So
-     * the statements of kinds that go together, each on a table of its own, go on as one statement
-     * ({@code WITH w0 AS (…), w1 AS (…) …}): its parts share one snapshot and run in no set order, and
-     * none changes what another finds; PostgreSQL checks the foreign keys of all of them at its
-     * end, when every row it writes is there.
+     * of work writes a row before the rows that refer to it (each unit of work alike), so the first
+     * write of each kind comes after the first of the kinds it refers to. Kinds are told apart by
+     * identity: one constant each, made from the table's {@link Columns}.
      */
-    record Kind(String table, String sql, Function<List<Object[]>, Combined> combine) {
+    record Kind<T>(String table, Function<List<T>, Sql> statementOf) {
     }
 
-    /** The SQL and values of writes combined. */
-    record Combined(String sql, Object[] values) {
+    /** A statement and its values, bound to its {@code ?} in order. */
+    record Sql(String sql, Object... values) {
     }
 
-    /**
-     * The kind of {@code insert}, {@code INSERT INTO t (…) VALUES (…)} of one row: rows held back
-     * together go in one multi-row insert (PostgreSQL gives each row's values the column's type, as
-     * for one row).
-     */
-    static Kind rowsOf(String insert) {
-        int at = insert.lastIndexOf(" VALUES (");
-        if (!insert.startsWith("INSERT INTO ") || at < 0 || !insert.endsWith(")")) {
-            throw new IllegalArgumentException("not the insert of one row: " + insert);
-        }
-        String head = insert.substring(0, at + " VALUES ".length());
-        String row = insert.substring(head.length());
-        String table = insert.substring("INSERT INTO ".length(), insert.indexOf(' ', "INSERT INTO ".length()));
-        return new Kind(table, insert, values -> new Combined(head + String.join(", ", Collections.nCopies(values.size(), row)),
-                Rows.flat(values)));
+    /** An array parameter: {@code elements} of the SQL type {@code elementType}, or nulls. */
+    record SqlArray(String elementType, Object[] elements) {
     }
 
-    private record Statement(String sql, Object[] values, Answer answer, Optional<Kind> kind) {
+    private record Statement(String sql, Object[] values, Answer answer, Optional<Kind<?>> kind, Object row) {
         Statement(String sql, Object[] values, Answer answer) {
-            this(sql, values, answer, Optional.empty());
+            this(sql, values, answer, Optional.empty(), null);
         }
     }
 
@@ -154,11 +133,11 @@ final class Pipeline {
     }
 
     /**
-     * Holds back a write of a {@link Kind} whose answer is not needed: its statement with
-     * {@code values} when sent alone, or combined with the writes of its kind held back with it.
+     * Holds back a write of a {@link Kind} whose answer is not needed, to go in one statement with the
+     * writes of its kind held back with it.
      */
-    void send(Kind kind, Object... values) {
-        held.add(new Statement(kind.sql(), values, IGNORED, Optional.of(kind)));
+    <T> void send(Kind<T> kind, T row) {
+        held.add(new Statement(null, null, IGNORED, Optional.of(kind), row));
     }
 
     /**
@@ -271,18 +250,17 @@ final class Pipeline {
 
     /**
      * The statements to send for those held back: the writes of a {@link Kind} that can go together
-     * (see there) as one statement where the first of them was, and those statements, one after
-     * another each on a table of its own, as one.
+     * (see there) as one statement where the first of them was.
      */
     private static List<Statement> combined(List<Statement> held) {
         List<List<Statement>> order = new ArrayList<>(held.size());
-        Map<Kind, List<Statement>> open = new IdentityHashMap<>();
+        Map<Kind<?>, List<Statement>> open = new IdentityHashMap<>();
         for (Statement one : held) {
             if (one.kind().isEmpty()) {
                 open.clear();
                 order.add(List.of(one));
             } else {
-                Kind kind = one.kind().get();
+                Kind<?> kind = one.kind().get();
                 open.keySet().removeIf(other -> other != kind && other.table().equals(kind.table()));
                 open.computeIfAbsent(kind, k -> {
                     List<Statement> together = new ArrayList<>();
@@ -291,47 +269,21 @@ final class Pipeline {
                 }).add(one);
             }
         }
-        List<Statement> sent = new ArrayList<>(order.size());
-        List<Statement> writes = new ArrayList<>();
-        Set<String> tables = new HashSet<>();
-        for (List<Statement> together : order) {
-            Optional<Kind> kind = together.get(0).kind();
-            if (kind.isEmpty() || !tables.add(kind.get().table())) {
-                sendTogether(writes, sent);
-                tables.clear();
-                kind.ifPresent(first -> tables.add(first.table()));
-            }
-            (kind.isPresent() ? writes : sent).add(asOne(together));
-        }
-        sendTogether(writes, sent);
-        return sent;
+        return order.stream().map(Pipeline::asOne).toList();
     }
 
     private static Statement asOne(List<Statement> together) {
-        if (together.size() == 1) {
+        Optional<Kind<?>> kind = together.get(0).kind();
+        if (kind.isEmpty()) {
             return together.get(0);
         }
-        Combined one = together.get(0).kind().orElseThrow().combine().apply(together.stream().map(Statement::values).toList());
+        Sql one = statementOf(kind.get(), together.stream().map(Statement::row).toList());
         return new Statement(one.sql(), one.values(), IGNORED);
     }
 
-    /**
-     * Adds {@code writes}, of kinds on tables of their own, to {@code sent} as one statement (see
-     * {@link Kind}), and clears them.
-     */
-    private static void sendTogether(List<Statement> writes, List<Statement> sent) {
-        if (writes.size() == 1) {
-            sent.add(writes.get(0));
-        } else if (writes.size() > 1) {
-            StringBuilder sql = new StringBuilder("WITH ");
-            for (int i = 0; i < writes.size() - 1; i++) {
-                sql.append(i == 0 ? "" : ", ").append('w').append(i).append(" AS (").append(writes.get(i).sql())
-                        .append(')');
-            }
-            sql.append(' ').append(writes.get(writes.size() - 1).sql());
-            sent.add(new Statement(sql.toString(), Rows.flat(writes.stream().map(Statement::values).toList()), IGNORED));
-        }
-        writes.clear();
+    @SuppressWarnings("unchecked") // a kind's statements hold rows of its own type only: see send
+    private static <T> Sql statementOf(Kind<T> kind, List<Object> rows) {
+        return kind.statementOf().apply((List<T>) rows);
     }
 
     private static <T> Answer rowsInto(RowReader<T> reader, List<T> into) {
@@ -376,6 +328,8 @@ final class Pipeline {
             statement.setObject(index, at.toInstant().atOffset(ZoneOffset.UTC));
         } else if (value instanceof List<?> texts) {
             statement.setArray(index, connection.createArrayOf("text", texts.toArray()));
+        } else if (value instanceof SqlArray array) {
+            statement.setArray(index, connection.createArrayOf(array.elementType(), array.elements()));
         } else {
             throw new IllegalArgumentException("no binding for " + value.getClass().getName());
         }

@@ -116,7 +116,7 @@ class ConnectionLossTest {
 
     @Test
     void aPaymentCutWhileItsLedgerOutcomeIsAppliedStaysHeldAndItsRetryAppliesItWithoutPayingAgain() {
-        cutAfter.set("transactions.updateAllIfPending");
+        cutAfter.set("transactions.updateIfPending");
 
         assertThatThrownBy(() -> core.payments.pay(thirtyWithKey())).isInstanceOf(StorageUnavailableException.class);
 

@@ -149,7 +149,7 @@ class CrashRecoveryTest {
     }
 
     @Test
-    void aReplayAfterARestartFinishesThePendingPaymentOnceInsteadOfPayingAgain() {
+    void aReplayAfterARestartFinishesThePendingPaymentOnceInsteadOfPayingAgainAndAnswersAsTheFirstTime() {
         Transaction pending = aPaymentLeftPending(thirtyWithKey());
         ledger.behaveNormally();
 
@@ -158,8 +158,8 @@ class CrashRecoveryTest {
         PaymentResult again = afterRestart.payments.pay(thirtyWithKey()).value();
 
         assertThat(replay.replayed()).isTrue();
-        assertThat(replay.transaction().id()).isEqualTo(pending.id());
-        assertThat(replay.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+        assertThat(replay.transaction()).isEqualTo(pending);
+        assertThat(afterRestart.payments.get(org, pending.id()).value().status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(again.transaction().id()).isEqualTo(pending.id());
         assertThat(paysExecuted()).singleElement()
                 .satisfies(pay -> assertThat(pay.operationId()).isEqualTo(pending.id().value()));

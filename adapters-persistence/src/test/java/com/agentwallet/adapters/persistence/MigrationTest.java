@@ -259,13 +259,13 @@ class MigrationTest {
         }
 
         @Test
-        void aRecordedResponseStatusWithoutItsBody() {
-            PSQLException error = refusalOf(jdbi, "UPDATE idempotency_keys SET response_status = 201 WHERE org_id = ?",
-                    org.value());
+        void anAnswerStatusWithoutItsTime() {
+            PSQLException error = refusalOf(jdbi, "UPDATE idempotency_keys SET answer_status = 'confirmed' "
+                    + "WHERE org_id = ?", org.value());
 
             assertThat(error.getSQLState()).isEqualTo(CHECK_VIOLATION);
-            assertThat(error.getServerErrorMessage().getConstraint()).isEqualTo("idempotency_keys_response");
-            assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys WHERE response_status IS NULL")).isOne();
+            assertThat(error.getServerErrorMessage().getConstraint()).isEqualTo("idempotency_keys_answer");
+            assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys WHERE answer_status IS NULL")).isOne();
         }
 
         /** An INSERT copying the payment under a new id, with the given SQL for status, amount and violation rule. */

@@ -5,7 +5,6 @@ import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.IdempotencyRecord;
-import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
@@ -14,6 +13,7 @@ import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.SpendWindow;
 import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
@@ -35,10 +35,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
 import static com.agentwallet.core.testing.RulesBuilder.rules;
@@ -102,7 +102,7 @@ class PipelineTest {
 
         assertThat(sent.summary()).containsExactly(
                 "SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
-                "UPDATE wallets & INSERT transactions + SELECT transactions",
+                "UPDATE wallets + INSERT transactions + SELECT transactions",
                 RequestLog.COMMIT);
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(core.payments.get(org, PIPELINED).value().status())
@@ -134,18 +134,24 @@ class PipelineTest {
         assertThat(roundTrips).isEqualTo(2);
     }
 
-    /** So is the update of several transactions' outcomes, which answers the rows it stored. */
+    /**
+     * So are several transactions' outcomes applied together: their rows locked and their statuses
+     * read in one statement, then the updates, one statement, with the commit.
+     */
     @Test
-    void outcomesStoredTogetherTakeOneRoundTripOnceTheDriverHasPreparedThem() {
+    void outcomesStoredTogetherTakeTwoRoundTripsOnceTheDriverHasPreparedThem() {
         storage.inTransaction(stores -> {
             stores.transactions().insert(payment(EARLIER));
             stores.transactions().insert(payment(THEIRS));
             return null;
         });
         List<Transaction> outcomes = List.of(confirmed(EARLIER), confirmed(THEIRS));
-        Runnable unitOfWork = () -> storage.inTransaction(stores -> stores.transactions().updateAllIfPending(outcomes));
-        Set<TxId> stored = storage.inTransaction(stores -> stores.transactions().updateAllIfPending(outcomes));
-        assertThat(stored).containsExactlyInAnyOrder(EARLIER, THEIRS);
+        Function<Stores, List<Boolean>> applying = stores -> {
+            stores.transactions().lockAll(org, List.of(EARLIER, THEIRS));
+            return outcomes.stream().map(stores.transactions()::updateIfPending).toList();
+        };
+        Runnable unitOfWork = () -> storage.inTransaction(applying);
+        assertThat(storage.inTransaction(applying)).containsExactly(true, true);
         for (int i = 0; i < 10; i++) {
             unitOfWork.run();
         }
@@ -153,8 +159,8 @@ class PipelineTest {
 
         int roundTrips = RequestLog.roundTrips(unitOfWork);
 
-        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + UPDATE transactions", RequestLog.COMMIT);
-        assertThat(roundTrips).isEqualTo(2);
+        assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT transactions", RequestLog.COMMIT);
+        assertThat(roundTrips).as("the updates found nothing pending, so nothing was written").isEqualTo(2);
         assertThat(core.payments.get(org, THEIRS).value().status()).isEqualTo(TransactionStatus.CONFIRMED);
     }
 
@@ -195,7 +201,7 @@ class PipelineTest {
         });
 
         assertThat(sent.summary()).containsExactly("SET LOCAL plan_cache_mode + SELECT wallets + SELECT policies + SELECT spend_entries",
-                "UPDATE wallets & INSERT transactions + COMMIT");
+                "UPDATE wallets + INSERT transactions + COMMIT");
         assertThat(PgBooks.walletBalance(jdbi, wallet.id())).isEqualTo(7_000_000L);
         assertThat(PgBooks.walletBalance(jdbi, other.id())).isEqualTo(8_000_000L);
         assertThat(List.of(PIPELINED, TWICE)).allSatisfy(id -> assertThat(core.payments.get(org, id).value().amount())
@@ -474,11 +480,10 @@ class PipelineTest {
     /**
      * What one payment with an idempotency key sends PostgreSQL, request by request. Booking it: the
      * key's lock and record with the wallet's lock and its policy; the spend leaving the rolling windows
-     * (the clock moved on since the wallet last paid); the writes, one statement, with the commit.
-     * Applying the ledger's outcome: the transaction's update if still pending; its event, the
-     * recipient's credit and the answer recorded, one statement, with the commit. In each statement of
-     * writes the idempotency record refers to the transaction: its foreign key is checked at the
-     * statement's end.
+     * (the clock moved on since the wallet last paid); the writes, with the commit. Applying the
+     * ledger's outcome: the transaction's lock and status; its update, its event, the recipient's
+     * credit and the answer kept, with the commit. The idempotency record refers to the transaction,
+     * whose insert goes first.
      */
     @Test
     void aPaymentWithAKeyIsFourRequests() {
@@ -489,17 +494,17 @@ class PipelineTest {
         clock.advance(Duration.ofMinutes(1));
         sent.clear();
 
-        Transaction paid = core.payments.pay(paymentFrom(funded).to(PAYEE).amount("1").idempotencyKey("pay-1").build(),
-                Optional.of(tx -> new RecordedResponse(200, tx.status().wireName()))).value().transaction();
+        Transaction paid = core.payments.pay(paymentFrom(funded).to(PAYEE).amount("1").idempotencyKey("pay-1").build())
+                .value().transaction();
 
         assertThat(paid.status()).isEqualTo(TransactionStatus.CONFIRMED);
         assertThat(sent.summary()).containsExactly(
                 "SET LOCAL plan_cache_mode + SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
                         + "+ SELECT policies + SELECT spend_entries",
-                "INSERT spend_entries & UPDATE wallets & INSERT transactions & INSERT idempotency_keys "
-                        + "& INSERT outbox_events + COMMIT",
-                "SET LOCAL plan_cache_mode + UPDATE transactions",
-                "INSERT outbox_events & UPDATE wallets & UPDATE idempotency_keys + COMMIT");
+                "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
+                        + "+ INSERT outbox_events + COMMIT",
+                "SET LOCAL plan_cache_mode + SELECT transactions",
+                "UPDATE transactions + INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 
     private Transaction payment(TxId id) {

@@ -178,7 +178,7 @@ class PostgresClockworkTest {
                 .idempotencyKey("recent").build()).value();
         clock.advance(Duration.ofMillis(1));
 
-        int forgotten = concurrently(server -> server.payments.forgetExpiredIdempotencyKeys(ROUND));
+        int forgotten = concurrently(server -> server.idempotency.forgetExpired(ROUND));
 
         assertThat(forgotten).isEqualTo(ITEMS);
         assertThat(PgBooks.texts(jdbi, "SELECT key FROM idempotency_keys")).containsExactly("recent");

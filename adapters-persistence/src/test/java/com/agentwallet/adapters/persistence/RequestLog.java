@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  */
 final class RequestLog {
     static final String COMMIT = "COMMIT";
-    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE|SET LOCAL)\\s+(?:\\w+\\.)?(?:\\*\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
+    private static final Pattern SHAPE = Pattern.compile("(SELECT|INSERT|UPDATE|DELETE|SET LOCAL)\\s+(?:\\w+\\.)?(?:[\\w*,\\s]+?\\s+FROM\\s+|INTO\\s+|FROM\\s+)?(\\w+)");
 
     private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
 
@@ -59,51 +59,16 @@ final class RequestLog {
     /**
      * The requests since the last {@link #clear}, each as what its statements do and to which table,
      * joined by {@code +}: {@code "UPDATE wallets + SELECT policies"}, or {@code COMMIT}; a setting
-     * for the transaction as {@code "SET LOCAL plan_cache_mode"}; the parts of one statement
-     * {@code WITH w0 AS (…), w1 AS (…) …} joined by {@code &}: {@code "INSERT spend_entries & UPDATE wallets"}.
+     * for the transaction as {@code "SET LOCAL plan_cache_mode"}.
      */
     List<String> summary() {
-        return requests().stream().map(request -> Arrays.stream(request.split(";\n"))
-                .map(statement -> parts(statement).stream().map(RequestLog::shape).collect(Collectors.joining(" & ")))
+        return requests().stream().map(request -> Arrays.stream(request.split(";\n")).map(RequestLog::shape)
                 .collect(Collectors.joining(" + "))).toList();
     }
 
     private static String shape(String statement) {
         Matcher matcher = SHAPE.matcher(statement);
         return matcher.lookingAt() ? matcher.group(1) + " " + matcher.group(2) : statement;
-    }
-
-    /**
-     * The statements a statement {@code WITH w0 AS (…), … main} is made of, in order, main last; the
-     * statement itself if it is not one so made.
-     */
-    private static List<String> parts(String statement) {
-        if (!statement.startsWith("WITH ")) {
-            return List.of(statement);
-        }
-        List<String> parts = new ArrayList<>();
-        int at = "WITH ".length();
-        while (true) {
-            int open = statement.indexOf(" AS (", at) + " AS (".length();
-            int depth = 1;
-            int end = open;
-            for (char quote = 0; depth > 0; end++) {
-                char c = statement.charAt(end);
-                if (quote != 0) {
-                    quote = c == quote ? 0 : quote;
-                } else if (c == '\'' || c == '"') {
-                    quote = c;
-                } else {
-                    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-                }
-            }
-            parts.add(statement.substring(open, end - 1));
-            if (!statement.startsWith(", ", end)) {
-                parts.add(statement.substring(end + 1));
-                return parts;
-            }
-            at = end + 2;
-        }
     }
 
     /**

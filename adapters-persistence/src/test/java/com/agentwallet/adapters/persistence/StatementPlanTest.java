@@ -1,6 +1,11 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
@@ -14,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,6 +93,12 @@ class StatementPlanTest {
                 .bind("first", first).bind("last", first + rows - 1).execute());
     }
 
+    private static final RandomIdGenerator IDS = new RandomIdGenerator(new Random(7));
+    /** The update of one transaction's outcome, on condition that it is still pending. */
+    private static final String UPDATE_IF_PENDING = JdbiTransactions.UPDATE_IF_PENDING.statementOf()
+            .apply(List.of(Transaction.open(IDS.tx(), IDS.org(), IDS.wallet(), TransactionType.PAYMENT, TransactionStatus.PENDING, Usdc.parse("1"),
+                    "payee", Instant.EPOCH))).sql();
+
     @AfterAll
     static void closeDatabase() {
         pool.close();
@@ -92,19 +106,16 @@ class StatementPlanTest {
 
     @Test
     void theLedgersOutcomeFindsItsTransactionByThePrimaryKey() throws SQLException {
-        assertThat(genericPlan(JdbiTransactions.UPDATE_IF_PENDING)).contains("Index Cond: (id = $17)")
-                .contains("transactions_pkey");
-        assertThat(customPlan(JdbiTransactions.UPDATE_IF_PENDING)).contains("transactions_pkey");
+        assertThat(genericPlan(UPDATE_IF_PENDING)).contains("Index Cond: (id = $17)").contains("transactions_pkey");
+        assertThat(customPlan(UPDATE_IF_PENDING)).contains("transactions_pkey");
     }
 
     @Test
-    void theLedgersOutcomesAppliedTogetherFindTheirTransactionsByThePrimaryKey() throws SQLException {
-        String sql = JdbiTransactions.updateAllIfPending(2);
-        String values = outcomeOf("tx_plan00000000000020005") + ", " + outcomeOf("tx_plan00000000000020006")
-                + ", ARRAY['tx_plan00000000000020005', 'tx_plan00000000000020006']";
+    void theLockOfTransactionsWhoseOutcomesAreAppliedTogetherFindsThemByThePrimaryKey() throws SQLException {
+        String values = "ARRAY['tx_plan00000000000020005', 'tx_plan00000000000020006'], '" + org.value() + "'";
 
-        assertThat(plan(sql, "force_generic_plan", values)).contains("transactions_pkey");
-        assertThat(plan(sql, "force_custom_plan", values)).contains("transactions_pkey");
+        assertThat(plan(JdbiTransactions.LOCK_ALL, "force_generic_plan", values)).contains("transactions_pkey");
+        assertThat(plan(JdbiTransactions.LOCK_ALL, "force_custom_plan", values)).contains("transactions_pkey");
     }
 
     @Test
@@ -132,9 +143,9 @@ class StatementPlanTest {
     /** The control: without it, the tests above could pass in books where no status index looks cheap. */
     @Test
     void writtenWithStatusEqualsPendingTheSameStatementsScanAnIndexOfPendingTransactions() throws SQLException {
-        String equals = JdbiTransactions.UPDATE_IF_PENDING.replace("IS NOT DISTINCT FROM", "=");
+        String equals = UPDATE_IF_PENDING.replace("IS NOT DISTINCT FROM", "=");
 
-        assertThat(equals).isNotEqualTo(JdbiTransactions.UPDATE_IF_PENDING);
+        assertThat(equals).isNotEqualTo(UPDATE_IF_PENDING);
         assertThat(genericPlan(equals)).doesNotContain("transactions_pkey");
         assertThat(customPlan(equals)).doesNotContain("transactions_pkey");
         assertThat(claimPlan(JdbiEscrows.CLAIM_TIMED_OUT.replace("IS NOT DISTINCT FROM", "=")))

@@ -16,6 +16,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.policy.Decision;
+import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -26,37 +27,36 @@ import com.agentwallet.core.wallet.WalletStatus;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
-/** Use cases of payments: pay (and its dry run), co-sign, reject, co-sign expiry, and reading history. */
+/**
+ * Use cases of payments: pay (and its dry run), co-sign, reject, co-sign expiry, and reading history.
+ *
+ * <p>A payment goes in four steps: the command is validated when it is made ({@link PayCommand});
+ * it is booked (the policy's checks and the debit, under its wallet's lock, or the replay of its
+ * idempotency key); a booked payment goes to the ledger; and the ledger's outcome is applied.
+ */
 public final class PaymentService {
-    /**
-     * Payments booked together at most: enough to share one commit and one statement per kind among
-     * all the clients of a busy organisation, few enough that the wallets' locks are not held long.
-     */
-    static final int MAX_BATCH = 32;
-
     private final Storage storage;
     private final LedgerPort ledger;
     private final Spending spending;
     private final Settlement settlement;
+    private final IdempotencyKeys idempotency;
     private final EventPublisher events;
     private final IdGenerator ids;
     private final Clock clock;
     private final CoreSettings settings;
-    /** Phase one, payments of one organisation arriving together booked in one transaction. */
-    private final GroupCommit<OrgId, Booking, Result<Accepted>> phaseOne = new GroupCommit<>(MAX_BATCH, this::book);
 
     public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
-                          EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
+                          IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
+                          CoreSettings settings) {
         this.storage = requireNonNull(storage, "storage is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.spending = requireNonNull(spending, "spending is null");
         this.settlement = requireNonNull(settlement, "settlement is null");
+        this.idempotency = requireNonNull(idempotency, "idempotency is null");
         this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -64,70 +64,70 @@ public final class PaymentService {
     }
 
     /**
-     * Pays from a wallet: checks and debit in one database transaction, then the ledger. A blocked
-     * payment is recorded and refused with its violation; a repeated idempotency key with the same
-     * request answers the first payment (finishing it if it was left pending), with the first
-     * response once that is recorded.
-     */
-    public Result<PaymentResult> pay(PayCommand command) {
-        return pay(command, Optional.empty());
-    }
-
-    /**
-     * {@link #pay(PayCommand)}, answered by {@code answer}: with an idempotency key, the answer to
-     * the payment as it ends is recorded with the key, in the database transaction that applies the
-     * ledger's outcome when there is one, so that a replay answers exactly the same.
+     * Pays from a wallet. A blocked payment is recorded and refused with its violation. A repeated
+     * idempotency key with the same request replays the first payment: finished if it was left
+     * pending, and answered as the first request was once that answer is known.
      *
      * <p>The settlement of the new payment's id is held from before the payment exists until its
      * outcome is applied: no replay or recovery can settle it meanwhile, so it goes to the ledger
-     * from what was just written, without reading it back.
+     * from what was just booked, without reading it back.
      */
-    public Result<PaymentResult> pay(PayCommand command, Optional<Function<Transaction, RecordedResponse>> answer) {
+    public Result<PaymentResult> pay(PayCommand command) {
         TxId id = ids.tx();
-        Result<Accepted> accepted = settlement.holding(id, () -> phaseOne.submit(command.orgId(), new Booking(command, id))
-                .map(done -> done.instruction().map(instruction -> done.settled(settlement.settleCreated(done.tx(),
-                        instruction, (stores, settled) -> answer.filter(a -> command.idempotencyKey().isPresent())
-                                .map(a -> remember(stores, command, a.apply(settled))))))
-                        .orElse(done)));
-        return accepted.map(done -> {
-            done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
-            if (done.replayed()) {
-                return new PaymentResult(settlement.settle(done.tx().orgId(), done.tx().id()), true, done.response());
-            }
-            Optional<RecordedResponse> response = done.response()
-                    .or(() -> answer.map(a -> answeredLater(command, a.apply(done.tx()))));
-            return new PaymentResult(done.tx(), false, response);
-        });
+        return settlement.holding(id, () -> book(command, id).map(booked -> settle(command, booked)))
+                .map(this::finish);
+    }
+
+    /** Books the payment as transaction {@code id}, or replays its idempotency key. */
+    private Result<Booked> book(PayCommand command, TxId id) {
+        return storage.inBatch(new Claim.Booking(command.orgId(), command.idempotencyKey(), command.walletId()),
+                stores -> accept(stores, command, id));
     }
 
     /**
-     * Phase one of a batch of payments of one organisation, in one database transaction: their
-     * idempotency keys locked first, in the global order of keys, then their wallets, in the order of
-     * their ids, then each payment in turn.
+     * A new payment booked {@code pending} goes to the ledger, and the answer it gets is kept with its
+     * key where the outcome is applied, or alone when the outcome is unknown. Anything else (a replay,
+     * a payment waiting for its co-signature) stays as booked.
      */
-    private List<Result<Accepted>> book(List<Booking> bookings) {
-        OrgId orgId = bookings.get(0).command().orgId();
-        return storage.inTransaction(stores -> {
-            stores.idempotency().lockAll(orgId,
-                    bookings.stream().flatMap(b -> b.command().idempotencyKey().stream()).toList());
-            stores.wallets().lockAll(orgId, bookings.stream().map(b -> b.command().walletId()).toList());
-            return bookings.stream().map(b -> accept(stores, b.command(), b.id())).toList();
-        });
+    private Booked settle(PayCommand command, Booked booked) {
+        if (booked.instruction().isEmpty()) {
+            return booked;
+        }
+        Transaction settled = settlement.settleCreated(booked.tx(), booked.instruction().get(),
+                (stores, answered) -> idempotency.answered(stores, command, answered));
+        if (settled.status() == TransactionStatus.PENDING) {
+            idempotency.answeredAlone(command, settled);
+        }
+        return booked.settledAs(settled);
     }
 
     /**
-     * Phase one of one payment, its idempotency key locked, under the wallet's lock: a replay of the
-     * key, or the checks and, unless blocked, the debit of a new transaction {@code id}. The checks
-     * see every payment booked before it, in the same batch too.
+     * What the request answers, once the new payment's settlement is let go: a replayed payment is
+     * settled if it was left pending, then answered as it was the first time.
      */
-    private Result<Accepted> accept(Stores stores, PayCommand command, TxId id) {
+    private PaymentResult finish(Booked booked) {
+        booked.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
+        if (booked.replayOf().isEmpty()) {
+            return new PaymentResult(booked.tx(), false);
+        }
+        Transaction now = settlement.settle(booked.tx().orgId(), booked.tx().id());
+        return new PaymentResult(booked.replayOf().get().answer().map(answer -> answer.replayedOn(now)).orElse(now),
+                true);
+    }
+
+    /**
+     * Books one payment, its idempotency key and its wallet locked: a replay of the key, or the checks
+     * and, unless blocked, the debit of a new transaction {@code id}. The checks see every payment
+     * booked before it, in the same batch too.
+     */
+    private Result<Booked> accept(Stores stores, PayCommand command, TxId id) {
         Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
         if (wallet.isEmpty()) {
             return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
         }
-        Optional<Result<Accepted>> replay = replay(stores, command);
-        if (replay.isPresent()) {
-            return replay.get();
+        Optional<Result<IdempotencyRecord>> firstUse = idempotency.firstUse(stores, command);
+        if (firstUse.isPresent()) {
+            return firstUse.get().flatMap(record -> replay(stores, record));
         }
         Instant now = clock.instant();
         return spending.evaluate(stores, wallet.get(), command.session(), command.amount(), command.to(),
@@ -136,21 +136,28 @@ public final class PaymentService {
                     TransactionType.PAYMENT, TransactionStatus.PENDING, command.amount(), command.to(), now)
                     .withMemo(command.memo());
             if (attempt.decision() instanceof Decision.Blocked blocked) {
-                remember(stores, command, spending.recordBlocked(stores, attempt, opened, now));
+                idempotency.use(stores, command, spending.recordBlocked(stores, attempt, opened, now));
                 return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
             }
             Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs
                     ? awaitCoSign(opened, needs.coSigner(), command.initiator(), attempt.wallet(), now)
                     : opened;
             Optional<Transaction> topup = spending.debit(stores, attempt, tx, now);
-            remember(stores, command, tx);
+            idempotency.use(stores, command, tx);
             events.publish(stores, tx.status() == TransactionStatus.PENDING_CO_SIGN
                     ? new DomainEvent.TransactionCoSignRequired(tx, now)
                     : new DomainEvent.TransactionPending(tx, now));
             Optional<LedgerInstruction> instruction = tx.status() == TransactionStatus.PENDING
                     ? Optional.of(Settlement.payInstruction(tx, attempt.wallet())) : Optional.empty();
-            return Result.ok(new Accepted(tx, false, Optional.empty(), topup, instruction));
+            return Result.ok(new Booked(tx, Optional.empty(), topup, instruction));
         });
+    }
+
+    /** The payment an earlier request with the same key made; a blocked one is refused again. */
+    private static Result<Booked> replay(Stores stores, IdempotencyRecord record) {
+        Transaction first = stores.transactions().find(record.orgId(), record.txId()).orElseThrow();
+        return first.violation().<Result<Booked>>map(violation -> Result.refused(new Rejection.PolicyViolated(violation)))
+                .orElseGet(() -> Result.ok(new Booked(first, Optional.of(record), Optional.empty(), Optional.empty())));
     }
 
     /** The dry run: what {@link #pay} would decide, with nothing recorded, moved or announced. */
@@ -219,75 +226,12 @@ public final class PaymentService {
                 .isPresent()));
     }
 
-    /**
-     * Clockwork: forgets up to {@code limit} idempotency keys past their 24 h retention, so that the
-     * table holds one day of keys; answers how many.
-     */
-    public int forgetExpiredIdempotencyKeys(int limit) {
-        return storage.inTransaction(stores -> stores.idempotency()
-                .deleteCreatedBefore(clock.instant().minus(IdempotencyRecord.RETENTION), limit));
-    }
-
     public Result<Transaction> get(OrgId orgId, TxId txId) {
         return storage.readOne(stores -> Result.found(stores.transactions().find(orgId, txId), "transaction", txId));
     }
 
     public Page<Transaction> list(OrgId orgId, TransactionStore.Query query, PageRequest page) {
         return storage.readOne(stores -> stores.transactions().list(orgId, query, page));
-    }
-
-    /**
-     * Keeps the response the first request with this key was answered with, so that replays answer it
-     * again. The first response recorded stays; a key without a record (a request refused without
-     * being recorded) keeps nothing. Returns whether the response was kept.
-     */
-    public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
-        requireNonNull(response, "response is null");
-        return storage.inTransaction(stores -> stores.idempotency().recordResponse(orgId, key, response));
-    }
-
-    private Optional<Result<Accepted>> replay(Stores stores, PayCommand command) {
-        if (command.idempotencyKey().isEmpty()) {
-            return Optional.empty();
-        }
-        String key = command.idempotencyKey().get();
-        Optional<IdempotencyRecord> found = stores.idempotency().find(command.orgId(), key);
-        if (found.isPresent() && !found.get().isLiveAt(clock.instant())) {
-            stores.idempotency().delete(command.orgId(), key);
-            return Optional.empty();
-        }
-        return found.map(record -> {
-                    if (!record.fingerprint().equals(command.fingerprint())) {
-                        return Result.refused(new Rejection.IdempotencyConflict(key));
-                    }
-                    Transaction first = stores.transactions().find(command.orgId(), record.txId()).orElseThrow();
-                    return first.violation().<Result<Accepted>>map(
-                                    violation -> Result.refused(new Rejection.PolicyViolated(violation)))
-                            .orElseGet(() -> Result.ok(new Accepted(first, true, record.response(), Optional.empty(),
-                                    Optional.empty())));
-                });
-    }
-
-    private void remember(Stores stores, PayCommand command, Transaction tx) {
-        command.idempotencyKey().ifPresent(key -> stores.idempotency().insert(
-                IdempotencyRecord.firstUse(command.orgId(), key, command.fingerprint(), tx.id(), clock.instant())));
-    }
-
-    /**
-     * The answer to a payment whose answer was not recorded with its outcome: without a key (nothing
-     * to record, so it is rendered outside any transaction), or whose outcome was not applied in this
-     * request (it waits for a co-signature, or the ledger's answer is unknown), recorded with the key
-     * in a transaction of its own.
-     */
-    private RecordedResponse answeredLater(PayCommand command, RecordedResponse answer) {
-        command.idempotencyKey().ifPresent(key -> recordResponse(command.orgId(), key, answer));
-        return answer;
-    }
-
-    /** Records the answer with the command's idempotency key, if it has one; answers it. */
-    private RecordedResponse remember(Stores stores, PayCommand command, RecordedResponse answer) {
-        command.idempotencyKey().ifPresent(key -> stores.idempotency().keepResponse(command.orgId(), key, answer));
-        return answer;
     }
 
     private Transaction awaitCoSign(Transaction opened, String coSigner, Optional<Actor> initiator, Wallet wallet,
@@ -309,20 +253,15 @@ public final class PaymentService {
         return TransactionMachine.applyAndStore(stores, events, tx, command, now);
     }
 
-    /** A payment to book as transaction {@code id}. */
-    private record Booking(PayCommand command, TxId id) {
-    }
-
     /**
-     * A payment booked by the request, with the instruction to settle it when it goes to the ledger
-     * now; or the one it replayed, with the first response when recorded.
+     * A payment booked, with the instruction to settle it when it goes to the ledger now, and the
+     * top-up its debit triggered; or the one an earlier request with the same key made
+     * ({@code replayOf}).
      */
-    private record Accepted(Transaction tx, boolean replayed, Optional<RecordedResponse> response,
-                            Optional<Transaction> topup, Optional<LedgerInstruction> instruction) {
-        /** After the settlement of the booked payment: as it ended, with the answer recorded alongside. */
-        Accepted settled(Settlement.Settled<Optional<RecordedResponse>> settled) {
-            return new Accepted(settled.transaction(), false, settled.alongside().flatMap(r -> r), topup,
-                    Optional.empty());
+    private record Booked(Transaction tx, Optional<IdempotencyRecord> replayOf, Optional<Transaction> topup,
+                          Optional<LedgerInstruction> instruction) {
+        Booked settledAs(Transaction settled) {
+            return new Booked(settled, replayOf, topup, Optional.empty());
         }
     }
 }

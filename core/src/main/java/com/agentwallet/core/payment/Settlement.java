@@ -13,6 +13,7 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.org.Organisation;
+import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -22,15 +23,13 @@ import com.agentwallet.core.wallet.Wallet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiFunction;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -51,8 +50,6 @@ import static java.util.Objects.requireNonNull;
 public final class Settlement {
     /** The suffix of the operation id of a payout sent again as a resolution. */
     private static final String RESOLUTION = ":resolution";
-    /** Outcomes of new payments applied together at most, as {@link PaymentService#MAX_BATCH} books them. */
-    static final int MAX_BATCH = 32;
 
     /**
      * The transactions being settled in this process, each with the number of callers holding or
@@ -64,8 +61,6 @@ public final class Settlement {
     private final LedgerPort ledger;
     private final EventPublisher events;
     private final Clock clock;
-    /** The confirmations of an organisation's new payments arriving together, applied in one transaction. */
-    private final GroupCommit<OrgId, Applying<?>, Settled<?>> outcomes = new GroupCommit<>(MAX_BATCH, this::applyAll);
 
     public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
         this.storage = requireNonNull(storage, "storage is null");
@@ -100,55 +95,31 @@ public final class Settlement {
     /**
      * Settles a transaction the caller has just committed as {@code pending}, while {@link #holding}
      * its id: submits the instruction it was made with and applies the outcome, without reading it
-     * back first. {@code alongside} runs in the database transaction that applies the outcome, with
-     * the transaction as it ends; there is none when the ledger's answer is unknown. Confirmations of
-     * one organisation's payments arriving together are applied in one database transaction, as
-     * payments are booked ({@link GroupCommit}): such a batch locks the rows of its own transactions,
-     * then the wallets it credits, all in one statement in the order of their ids, so it waits for
-     * no lock while holding a wallet. A refusal gives the payment's hold back, which locks the
-     * payer's wallet on its own, so it is applied alone.
+     * back first; answers the transaction as it is afterwards. {@code alongside} runs in the database
+     * transaction that applies the outcome, with the transaction as it ends; it does not run when the
+     * ledger's answer is unknown. A confirmation locks its transaction's row before anything else
+     * ({@link Claim.Outcome}), then the wallet it credits, so the store may apply the confirmations
+     * of an organisation's payments arriving together in one database transaction. A refusal gives
+     * the payment's hold back, which locks the payer's wallet, so it is applied alone.
      */
-    public <R> Settled<R> settleCreated(Transaction created, LedgerInstruction instruction,
-                                        BiFunction<Stores, Transaction, R> alongside) {
+    public Transaction settleCreated(Transaction created, LedgerInstruction instruction,
+                                     BiConsumer<Stores, Transaction> alongside) {
         Hold hold = holds.get(created.id());
         if (hold == null || !hold.lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("the settlement of " + created.id() + " is not held");
         }
         LedgerOutcome outcome = submit(instruction);
         if (outcome instanceof LedgerOutcome.Unknown) {
-            return new Settled<>(created, Optional.empty());
+            return created;
         }
-        Applying<R> applying = new Applying<>(created, outcome, alongside);
-        @SuppressWarnings("unchecked") // each item makes its own result, of its own type
-        Settled<R> settled = (Settled<R>) (outcome instanceof LedgerOutcome.Confirmed
-                ? outcomes.submit(created.orgId(), applying)
-                : applyAll(List.of(applying)).get(0));
-        return settled;
-    }
-
-    /** The outcomes of a batch of new payments, applied in one database transaction, then what runs alongside each. */
-    private List<Settled<?>> applyAll(List<Applying<?>> batch) {
-        return storage.inTransaction(stores -> {
-            List<Transaction> applied = apply(stores, batch.stream().map(Applying::pending).toList(),
-                    batch.stream().map(Applying::outcome).toList());
-            return IntStream.range(0, batch.size()).<Settled<?>>mapToObj(i -> batch.get(i).settled(stores, applied.get(i)))
-                    .toList();
-        });
-    }
-
-    /** A new payment's outcome to apply, and what runs alongside it. */
-    private record Applying<R>(Transaction pending, LedgerOutcome outcome, BiFunction<Stores, Transaction, R> alongside) {
-        Settled<R> settled(Stores stores, Transaction applied) {
-            return new Settled<>(applied, Optional.of(alongside.apply(stores, applied)));
-        }
-    }
-
-    /** A transaction as its settlement left it, and what ran alongside the outcome's application, if it ran. */
-    public record Settled<R>(Transaction transaction, Optional<R> alongside) {
-        public Settled {
-            requireNonNull(transaction, "transaction is null");
-            requireNonNull(alongside, "alongside is null");
-        }
+        Function<Stores, Transaction> applying = stores -> {
+            Transaction applied = apply(stores, created, outcome);
+            alongside.accept(stores, applied);
+            return applied;
+        };
+        return outcome instanceof LedgerOutcome.Confirmed
+                ? storage.inBatch(new Claim.Outcome(created.orgId(), created.id()), applying)
+                : storage.inTransaction(applying);
     }
 
     /** The lock of one transaction's settlement and how many callers hold it or wait for it (changed in the map only). */
@@ -184,7 +155,7 @@ public final class Settlement {
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
-        return storage.inTransaction(stores -> apply(stores, List.of(work.tx()), List.of(outcome)).get(0));
+        return storage.inTransaction(stores -> apply(stores, work.tx(), outcome));
     }
 
     private LedgerOutcome submit(LedgerInstruction instruction) {
@@ -264,37 +235,28 @@ public final class Settlement {
     }
 
     /**
-     * Applies the ledger's outcomes to {@code pending}, the transactions as they were read or written
-     * while pending, each with its outcome at the same place: a new state is stored only if its
-     * transaction is still pending then (one conditional update for all, not a lock and a read), and
-     * what the outcome moves and announces follows only if it was. Nothing else changes a pending
-     * transaction, so the state stored is the one read and the step. Answers each as it is afterwards.
+     * Applies the ledger's outcome to {@code pending}, the transaction as it was read or written while
+     * pending: its new state is stored only if it is still pending then (a conditional update, not a
+     * lock and a read), and what the outcome moves and announces follows only if it was. Nothing else
+     * changes a pending transaction, so the state stored is the one read and the step. Answers the
+     * transaction as it is afterwards.
      */
-    private List<Transaction> apply(Stores stores, List<Transaction> pending, List<LedgerOutcome> outcomes) {
+    private Transaction apply(Stores stores, Transaction pending, LedgerOutcome outcome) {
         Instant now = clock.instant();
-        List<Optional<Transition<Transaction>>> steps = IntStream.range(0, pending.size())
-                .mapToObj(i -> commandOf(pending.get(i), outcomes.get(i))
-                        .map(command -> TransactionMachine.apply(pending.get(i), command, now).value()))
-                .toList();
-        Set<TxId> stored = stores.transactions().updateAllIfPending(
-                steps.stream().flatMap(Optional::stream).map(Transition::state).toList());
-        List<Transaction> applied = new ArrayList<>(pending.size());
-        for (int i = 0; i < pending.size(); i++) {
-            Optional<Transition<Transaction>> step = steps.get(i).filter(t -> stored.contains(t.state().id()));
-            if (step.isPresent()) {
-                Transaction next = step.get().state();
-                events.publish(stores, step.get().events());
-                if (outcomes.get(i) instanceof LedgerOutcome.Confirmed) {
-                    credit(stores, next, now);
-                } else {
-                    giveBack(stores, next, now);
-                }
-                applied.add(next);
-            } else {
-                applied.add(current(stores, pending.get(i)));
-            }
+        Optional<Transition<Transaction>> step = commandOf(pending, outcome)
+                .map(command -> TransactionMachine.apply(pending, command, now).value())
+                .filter(next -> stores.transactions().updateIfPending(next.state()));
+        if (step.isEmpty()) {
+            return current(stores, pending);
         }
-        return applied;
+        Transaction next = step.get().state();
+        events.publish(stores, step.get().events());
+        if (outcome instanceof LedgerOutcome.Confirmed) {
+            credit(stores, next, now);
+        } else {
+            giveBack(stores, next, now);
+        }
+        return next;
     }
 
     /** What an outcome makes of a pending transaction; nothing when it stays pending. */

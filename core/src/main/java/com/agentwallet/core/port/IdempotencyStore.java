@@ -2,7 +2,6 @@ package com.agentwallet.core.port;
 
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.payment.IdempotencyRecord;
-import com.agentwallet.core.payment.RecordedResponse;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -31,18 +30,11 @@ public interface IdempotencyStore {
     void insert(IdempotencyRecord record);
 
     /**
-     * Keeps the response the key's first request was answered with, unless one is kept already;
-     * returns whether it was kept now (false when the key has no record, or its response is known).
+     * Keeps the answer the key's first request was given, unless one is kept already (the first to
+     * commit stays); a key without a record keeps nothing. Nobody waits for it: a store may send it
+     * with what comes next in the unit of work, or with its commit.
      */
-    boolean recordResponse(OrgId orgId, String key, RecordedResponse response);
-
-    /**
-     * {@link #recordResponse} without the answer: a store may send it later in the unit of work, with
-     * what comes next or with the commit, so that it costs no wait of its own.
-     */
-    default void keepResponse(OrgId orgId, String key, RecordedResponse response) {
-        recordResponse(orgId, key, response);
-    }
+    void keepAnswer(OrgId orgId, String key, IdempotencyRecord.Answer answer);
 
     /** Forgets a key, so that it can be used again after its retention. */
     void delete(OrgId orgId, String key);

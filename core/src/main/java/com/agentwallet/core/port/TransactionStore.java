@@ -10,10 +10,10 @@ import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 public interface TransactionStore {
 
@@ -35,6 +35,15 @@ public interface TransactionStore {
     /** Reads the transaction and locks it until the transaction ends. */
     Optional<Transaction> lock(OrgId orgId, TxId id);
 
+    /**
+     * Locks those of the organisation's transactions {@code ids} that exist, until the transaction
+     * ends, in the order of their ids. A store may lock them all at once, and then answer
+     * {@link #updateIfPending} of them without waiting; by default each is locked in turn.
+     */
+    default void lockAll(OrgId orgId, Collection<TxId> ids) {
+        ids.stream().distinct().sorted(Comparator.comparing(TxId::value)).forEach(id -> lock(orgId, id));
+    }
+
     void update(Transaction transaction);
 
     /**
@@ -43,13 +52,6 @@ public interface TransactionStore {
      */
     boolean updateIfPending(Transaction transaction);
 
-    /**
-     * {@link #updateIfPending} of each of {@code transactions} (distinct ones); answers the ids of
-     * those stored. A store may store them all in one statement; by default each is stored in turn.
-     */
-    default Set<TxId> updateAllIfPending(List<Transaction> transactions) {
-        return transactions.stream().filter(this::updateIfPending).map(Transaction::id).collect(Collectors.toSet());
-    }
 
     Page<Transaction> list(OrgId orgId, Query query, PageRequest page);
 

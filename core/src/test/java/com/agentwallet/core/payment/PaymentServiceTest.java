@@ -335,16 +335,16 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules(), "500");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             core.ledger.leaveUnansweredWhen(i -> i instanceof LedgerInstruction.Pay);
-            PaymentResult first = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
+            PaymentResult first = core.payments.pay(request.build()).value();
             core.ledger.behaveNormally();
 
-            PaymentResult replay = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
+            PaymentResult replay = core.payments.pay(request.build()).value();
 
             assertThat(first.transaction().status()).isEqualTo(TransactionStatus.PENDING);
-            assertThat(first.response()).contains(new RecordedResponse(200, first.transaction().id() + " pending"));
             assertThat(replay.replayed()).isTrue();
-            assertThat(replay.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
-            assertThat(replay.response()).as("the first answer stays").isEqualTo(first.response());
+            assertThat(replay.transaction()).as("the first answer stays").isEqualTo(first.transaction());
+            assertThat(core.payments.get(org, first.transaction().id()).value().status())
+                    .isEqualTo(TransactionStatus.CONFIRMED);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
         }
 
@@ -369,125 +369,123 @@ class PaymentServiceTest {
             core.clock.advance(Duration.ofHours(24));
 
             PaymentResult afterExpiry = core.payments.pay(request.build()).value();
+            PaymentResult replayOfTheNewOne = core.payments.pay(request.build()).value();
 
             assertThat(afterExpiry.replayed()).isFalse();
             assertThat(afterExpiry.transaction().id()).isNotEqualTo(first);
+            assertThat(replayOfTheNewOne.transaction()).isEqualTo(afterExpiry.transaction());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("420"));
         }
 
         @Test
-        void aReplayAnswersTheFirstResponseOnceItIsRecorded() {
+        void theAnswerToANewPaymentIsKeptWithItsOutcomeAndIsWhatAReplayAnswers() {
             FundedWallet wallet = walletUnder(rules(), "500");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
-            PaymentResult first = core.payments.pay(request.build()).value();
-            PaymentResult beforeRecording = core.payments.pay(request.build()).value();
-            RecordedResponse response = new RecordedResponse(201, "{\"tx_id\":\"" + first.transaction().id() + "\"}");
 
-            boolean recorded = core.payments.recordResponse(org, "key-1", response);
+            PaymentResult first = core.payments.pay(request.build()).value();
             PaymentResult replay = core.payments.pay(request.build()).value();
 
-            assertThat(first.response()).isEmpty();
-            assertThat(beforeRecording.replayed()).isTrue();
-            assertThat(beforeRecording.response()).isEmpty();
-            assertThat(recorded).isTrue();
-            assertThat(replay.replayed()).isTrue();
-            assertThat(replay.response()).contains(response);
-            assertThat(replay.transaction().id()).isEqualTo(first.transaction().id());
-            assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
-        }
-
-        @Test
-        void theAnswerToANewPaymentDescribesItsOutcomeAndIsWhatAReplayAnswers() {
-            FundedWallet wallet = walletUnder(rules(), "500");
-            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
-
-            PaymentResult first = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
-            PaymentResult replay = core.payments.pay(request.build(), Optional.of(PaymentServiceTest::answer)).value();
-
             assertThat(first.replayed()).isFalse();
-            assertThat(first.response()).contains(new RecordedResponse(200, first.transaction().id() + " confirmed"));
+            assertThat(first.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
+            assertThat(keptAnswer("key-1")).contains(IdempotencyRecord.Answer.of(first.transaction()));
             assertThat(replay.replayed()).isTrue();
-            assertThat(replay.response()).isEqualTo(first.response());
+            assertThat(replay.transaction()).isEqualTo(first.transaction());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
         }
 
         @Test
-        void withoutAKeyTheAnswerIsGivenButNothingIsRecorded() {
-            FundedWallet wallet = walletUnder(rules(), "500");
+        void aReplayOfAPaymentWaitingForItsCoSignatureAnswersItWaitingAfterItWasSigned() {
+            FundedWallet wallet = walletUnder(rules().coSignAtOrAbove("300", operator), "1000");
+            PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("300").idempotencyKey("key-1");
+            Transaction held = core.payments.pay(request.build()).value().transaction();
+            core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()),
+                    TestCoSigner.APPROVER).value();
 
-            PaymentResult paid = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("40").build(),
-                    Optional.of(PaymentServiceTest::answer)).value();
+            PaymentResult replay = core.payments.pay(request.build()).value();
 
-            assertThat(paid.response()).contains(new RecordedResponse(200, paid.transaction().id() + " confirmed"));
-            assertThat(core.payments.recordResponse(org, "key-1", new RecordedResponse(200, "none"))).isFalse();
+            assertThat(held.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
+            assertThat(replay.replayed()).isTrue();
+            assertThat(replay.transaction()).isEqualTo(held);
+            assertThat(core.payments.get(org, held.id()).value().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
         @Test
-        void theFirstRecordedResponseStays() {
+        void aKeyWhoseAnswerWasNeverKeptReplaysThePaymentAsItIsNow() {
             FundedWallet wallet = walletUnder(rules(), "500");
+            Transaction paid = pay(wallet, PAYEE, "40").transaction();
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
-            core.payments.pay(request.build()).value();
-            RecordedResponse first = new RecordedResponse(201, "first");
+            core.storage.inTransaction(stores -> {
+                stores.idempotency().insert(IdempotencyRecord.firstUse(org, "key-1", request.build().fingerprint(),
+                        paid.id(), core.clock.instant()));
+                return null;
+            });
 
-            core.payments.recordResponse(org, "key-1", first);
-            boolean second = core.payments.recordResponse(org, "key-1", new RecordedResponse(200, "second"));
+            PaymentResult replay = core.payments.pay(request.build()).value();
 
-            assertThat(second).isFalse();
-            assertThat(core.payments.pay(request.build()).value().response()).contains(first);
+            assertThat(replay.replayed()).isTrue();
+            assertThat(replay.transaction()).isEqualTo(core.payments.get(org, paid.id()).value());
+            assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
         }
 
         @Test
-        void aRecordedResponseDoesNotHideAConflictOrTheKeysOfAnotherOrganisation() {
+        void withoutAKeyNothingIsKept() {
+            FundedWallet wallet = walletUnder(rules(), "500");
+
+            pay(wallet, PAYEE, "40");
+            core.clock.advance(Duration.ofHours(24).plusMillis(1));
+
+            assertThat(core.idempotency.forgetExpired(10)).isZero();
+        }
+
+        @Test
+        void anAnswerDoesNotHideAConflict() {
             FundedWallet wallet = walletUnder(rules(), "500");
             core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1").build()).value();
-            OrgId otherOrg = given.organisation("500");
-
-            core.payments.recordResponse(org, "key-1", new RecordedResponse(201, "first"));
 
             assertThat(core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("41").idempotencyKey("key-1").build())
                     .rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
-            assertThat(core.payments.recordResponse(otherOrg, "key-1", new RecordedResponse(201, "theirs"))).isFalse();
         }
 
         @Test
-        void aKeyThatRecordedNothingKeepsNoResponseAndIsEvaluatedAfresh() {
+        void aKeyWhoseRequestWasRefusedUnrecordedIsEvaluatedAfresh() {
             FundedWallet wallet = walletUnder(rules(), "30");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             assertThat(core.payments.pay(request.build()).rejection().code()).isEqualTo("insufficient_funds");
 
-            boolean recorded = core.payments.recordResponse(org, "key-1", new RecordedResponse(402, "no funds"));
             core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20")).value();
             PaymentResult retry = core.payments.pay(request.build()).value();
 
-            assertThat(recorded).isFalse();
             assertThat(retry.replayed()).isFalse();
-            assertThat(retry.response()).isEmpty();
+            assertThat(retry.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
         @Test
-        void aReplayOfABlockedPaymentStillAnswersTheViolationOnceAResponseIsRecorded() {
+        void aReplayOfABlockedPaymentAnswersTheViolationAgain() {
             FundedWallet wallet = walletUnder(rules().maxPerTx("10"), "500");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("11").idempotencyKey("key-1");
             Rejection first = core.payments.pay(request.build()).rejection();
 
-            assertThat(core.payments.recordResponse(org, "key-1", new RecordedResponse(403, "blocked"))).isTrue();
-
             assertThat(core.payments.pay(request.build()).rejection()).isEqualTo(first);
+            assertThat(transactionsOf(wallet)).filteredOn(tx -> tx.status() == TransactionStatus.BLOCKED).hasSize(1);
         }
 
         @Test
-        void theRecordedResponseIsForgottenWithItsKeyAfter24Hours() {
+        void theAnswerIsForgottenWithItsKeyAfter24Hours() {
             FundedWallet wallet = walletWithLongSession(rules(), "500");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             core.payments.pay(request.build()).value();
-            core.payments.recordResponse(org, "key-1", new RecordedResponse(201, "first"));
-            core.clock.advance(Duration.ofHours(24));
+            core.clock.advance(Duration.ofHours(24).plusMillis(1));
 
-            PaymentResult afterExpiry = core.payments.pay(request.build()).value();
+            int forgotten = core.idempotency.forgetExpired(10);
 
-            assertThat(afterExpiry.replayed()).isFalse();
-            assertThat(afterExpiry.response()).isEmpty();
-            assertThat(core.payments.pay(request.build()).value().response()).isEmpty();
+            assertThat(forgotten).isEqualTo(1);
+            assertThat(keptAnswer("key-1")).isEmpty();
+            assertThat(core.payments.pay(request.build()).value().replayed()).isFalse();
+        }
+
+        private Optional<IdempotencyRecord.Answer> keptAnswer(String key) {
+            return core.storage.inTransaction(stores -> stores.idempotency().find(org, key))
+                    .flatMap(IdempotencyRecord::answer);
         }
     }
 
@@ -943,10 +941,5 @@ class PaymentServiceTest {
 
     private Usdc orgBalance() {
         return core.organisations.get(org).value().balance();
-    }
-
-    /** An answer as the HTTP adapter would render one: enough to tell the transaction and its state. */
-    private static RecordedResponse answer(Transaction tx) {
-        return new RecordedResponse(200, tx.id() + " " + tx.status().wireName());
     }
 }

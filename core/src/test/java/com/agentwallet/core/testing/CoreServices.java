@@ -6,6 +6,7 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
@@ -25,6 +26,7 @@ public class CoreServices {
     public final OrganisationService organisations;
     public final PolicyService policies;
     public final WalletService wallets;
+    public final IdempotencyKeys idempotency;
     public final PaymentService payments;
     public final EscrowService escrows;
     /** The receivers webhooks may use: all, until a test refuses a host. */
@@ -42,7 +44,8 @@ public class CoreServices {
         organisations = new OrganisationService(storage, ledger, events, ids, clock);
         policies = new PolicyService(storage, ledger, events, ids, clock);
         wallets = new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
-        payments = new PaymentService(storage, ledger, spending, settlement, events, ids, clock, settings);
+        idempotency = new IdempotencyKeys(storage, clock);
+        payments = new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
         webhooks = new WebhookService(storage, receivers, events, ids, clock);
         exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, clock);

@@ -31,7 +31,6 @@ import com.agentwallet.core.id.WebhookId;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.IdempotencyRecord;
-import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.policy.Policy;
@@ -694,10 +693,10 @@ public final class InMemoryStorage implements Storage {
             put(idempotency, key, record);
         }
 
-        public boolean recordResponse(OrgId orgId, String key, RecordedResponse response) {
-            Optional<IdempotencyRecord> unanswered = find(orgId, key).filter(record -> record.response().isEmpty());
-            unanswered.ifPresent(record -> put(idempotency, orgId.value() + "\u0000" + key, record.withResponse(response)));
-            return unanswered.isPresent();
+        public void keepAnswer(OrgId orgId, String key, IdempotencyRecord.Answer answer) {
+            find(orgId, key).filter(record -> record.answer().isEmpty()).ifPresent(record -> put(idempotency,
+                    orgId.value() + "\u0000" + key, new IdempotencyRecord(record.orgId(), record.key(),
+                            record.fingerprint(), record.txId(), record.createdAt(), Optional.of(answer))));
         }
 
         public void delete(OrgId orgId, String key) {

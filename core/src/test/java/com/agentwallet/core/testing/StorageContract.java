@@ -29,7 +29,6 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.CoSign;
 import com.agentwallet.core.payment.IdempotencyRecord;
-import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
@@ -42,6 +41,7 @@ import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -66,6 +66,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -173,7 +178,7 @@ public abstract class StorageContract {
             s.recipientCategories().put(org.id(), RECIPIENT, "gambling");
             s.recipientCategories().put(org.id(), "other-recipient", "gambling");
             s.idempotency().insert(IdempotencyRecord.firstUse(org.id(), "key-2", "fp-2", newTx.id(), T0));
-            s.idempotency().recordResponse(org.id(), "key-1", new RecordedResponse(201, "{}"));
+            s.idempotency().keepAnswer(org.id(), "key-1", IdempotencyRecord.Answer.of(paid));
             s.webhooks().insert(newWebhook);
             s.webhooks().update(webhook.withStatus(WebhookStatus.DEGRADED, T0.plusSeconds(9)));
             s.webhooks().delete(org.id(), webhookToDelete.id(), T0.plusSeconds(9));
@@ -704,7 +709,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void conditionalUpdatesTogetherStoreOnlyThoseStillPendingAndAnswerTheirIds() {
+    void transactionsLockedTogetherAreUpdatedOnlyWhileStillPending() {
         Organisation org = givenOrg();
         Wallet wallet = givenWalletOfOrg(org);
         Transaction first = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
@@ -715,10 +720,15 @@ public abstract class StorageContract {
         Transaction secondFailed = second.withStatus(TransactionStatus.FAILED, T0.plusSeconds(3));
         Transaction settledFailed = settled.withStatus(TransactionStatus.FAILED, T0.plusSeconds(3));
 
-        Set<TxId> stored = storage.inTransaction(s -> s.transactions().updateAllIfPending(
-                List.of(firstConfirmed, neverStored, settledFailed, secondFailed)));
+        List<Boolean> stored = storage.inTransaction(s -> {
+            s.transactions().lockAll(org.id(), List.of(second.id(), neverStored.id(), settled.id(), first.id()));
+            return List.of(s.transactions().updateIfPending(firstConfirmed), s.transactions().updateIfPending(neverStored),
+                    s.transactions().updateIfPending(settledFailed), s.transactions().updateIfPending(secondFailed),
+                    s.transactions().updateIfPending(firstConfirmed.withStatus(TransactionStatus.FAILED, T0)));
+        });
 
-        assertThat(stored).containsExactlyInAnyOrder(first.id(), second.id());
+        assertThat(stored).as("the second update of the first finds it confirmed").containsExactly(true, false, false,
+                true, false);
         assertThat(txOptional(s -> s.transactions().find(org.id(), first.id()))).contains(firstConfirmed);
         assertThat(txOptional(s -> s.transactions().find(org.id(), second.id()))).contains(secondFailed);
         assertThat(txOptional(s -> s.transactions().find(org.id(), settled.id()))).contains(settled);
@@ -1211,57 +1221,160 @@ public abstract class StorageContract {
     }
 
     @Test
-    void aRecordedResponseIsKeptAndTheFirstOneStays() {
+    void anAnswerIsKeptAndTheFirstOneStays() {
         Organisation org = givenOrg();
         Organisation otherOrg = givenOrg();
         Wallet wallet = givenWalletOfOrg(org);
         Wallet foreign = givenWalletOfOrg(otherOrg);
-        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
         Transaction foreignPaid = givenTx(foreign, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
         IdempotencyRecord record = IdempotencyRecord.firstUse(org.id(), "order-42", "fp-1", paid.id(), T0);
-        IdempotencyRecord sameKeyElsewhere = IdempotencyRecord.firstUse(otherOrg.id(), "order-42", "fp-2",
-                foreignPaid.id(), T0);
+        IdempotencyRecord sameKeyElsewhere = IdempotencyRecord.firstUse(otherOrg.id(), "order-42", "fp-2", foreignPaid.id(), T0);
         write(s -> {
             s.idempotency().insert(record);
             s.idempotency().insert(sameKeyElsewhere);
         });
-        RecordedResponse first = new RecordedResponse(201, "{\"tx_id\":\"" + paid.id() + "\",\"memo\":\"ünïcode ✓\"}");
+        IdempotencyRecord.Answer first = IdempotencyRecord.Answer.of(paid.confirmed("sig-1", 77L, T0.plusSeconds(2)));
+        IdempotencyRecord.Answer failed = IdempotencyRecord.Answer.of(paid.endedWithout(TransactionStatus.FAILED, "refused", T0.plusSeconds(3)));
 
-        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-42", first))).isTrue();
-        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-42", new RecordedResponse(200, "{}"))))
-                .isFalse();
-        assertThat(txBoolean(s -> s.idempotency().recordResponse(org.id(), "order-43", first))).isFalse();
+        write(s -> s.idempotency().keepAnswer(org.id(), "order-42", first));
+        write(s -> s.idempotency().keepAnswer(org.id(), "order-42", IdempotencyRecord.Answer.of(paid)));
+        write(s -> s.idempotency().keepAnswer(org.id(), "order-43", first));
 
-        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record.withResponse(first));
+        assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-42"))).contains(record.withAnswer(first));
         assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42"))).contains(sameKeyElsewhere);
         assertThat(txOptional(s -> s.idempotency().find(org.id(), "order-43"))).isEmpty();
+        write(s -> s.idempotency().keepAnswer(otherOrg.id(), "order-42", failed));
+        assertThat(txOptional(s -> s.idempotency().find(otherOrg.id(), "order-42")))
+                .as("every part of an answer, absent ones too").contains(sameKeyElsewhere.withAnswer(failed));
     }
 
     @Test
-    void aResponseKeptWithoutAnAnswerIsKeptLikeARecordedOneAndTheFirstOneStays() {
+    void answersKeptTogetherInOneTransactionKeepTheFirstOfEachKey() {
         Wallet wallet = givenWalletOfNewOrg();
-        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
-        IdempotencyRecord record = IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", paid.id(), T0);
-        RecordedResponse first = new RecordedResponse(200, "{\"status\":\"confirmed\"}");
-        write(s -> s.idempotency().insert(record));
+        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction other = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        IdempotencyRecord.Answer confirmed = IdempotencyRecord.Answer.of(paid.confirmed("sig-1", 7L, T0.plusSeconds(1)));
+        IdempotencyRecord.Answer otherConfirmed = IdempotencyRecord.Answer.of(other.confirmed("sig-2", 8L, T0));
+        write(s -> {
+            s.idempotency().insert(IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", paid.id(), T0));
+            s.idempotency().insert(IdempotencyRecord.firstUse(wallet.orgId(), "k2", "fp", other.id(), T0));
+        });
 
-        write(s -> s.idempotency().keepResponse(wallet.orgId(), "k", first));
-        write(s -> s.idempotency().keepResponse(wallet.orgId(), "k", new RecordedResponse(500, "second")));
-        write(s -> s.idempotency().keepResponse(wallet.orgId(), "no-such-key", first));
+        write(s -> {
+            s.idempotency().keepAnswer(wallet.orgId(), "k", confirmed);
+            s.idempotency().keepAnswer(wallet.orgId(), "k2", otherConfirmed);
+            s.idempotency().keepAnswer(wallet.orgId(), "k", IdempotencyRecord.Answer.of(paid));
+        });
 
-        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k"))).contains(record.withResponse(first));
-        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "no-such-key"))).isEmpty();
+        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k")).flatMap(IdempotencyRecord::answer))
+                .contains(confirmed);
+        assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k2")).flatMap(IdempotencyRecord::answer))
+                .contains(otherConfirmed);
     }
 
     @Test
-    void aRecordWrittenWithItsResponseKeepsIt() {
+    void aRecordWrittenWithItsAnswerKeepsIt() {
         Wallet wallet = givenWalletOfNewOrg();
-        Transaction paid = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.CONFIRMED, T0);
-        IdempotencyRecord answered = IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", paid.id(), T0)
-                .withResponse(new RecordedResponse(402, ""));
+        Transaction held = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING_CO_SIGN, T0);
+        IdempotencyRecord answered = IdempotencyRecord.firstUse(wallet.orgId(), "k", "fp", held.id(), T0)
+                .withAnswer(IdempotencyRecord.Answer.of(held));
         write(s -> s.idempotency().insert(answered));
 
         assertThat(txOptional(s -> s.idempotency().find(wallet.orgId(), "k"))).contains(answered);
+    }
+
+    // ---------------------------------------------------------------- claimed units of work
+
+    /**
+     * Units of work claiming one wallet, from many threads at once: however the store groups them,
+     * each runs under the claimed lock and sees what those before it wrote, and each answers its own.
+     */
+    @Test
+    void claimedUnitsOfWorkFromManyThreadsEachSeeTheWritesBeforeThemAndAnswerTheirOwn() throws Exception {
+        Wallet wallet = givenWalletOfNewOrg();
+        write(s -> s.wallets().update(wallet.withBalance(Usdc.parse("100"), T0)));
+        int units = 24;
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Usdc>> answers = new ArrayList<>();
+            for (int i = 0; i < units; i++) {
+                answers.add(threads.submit(() -> storage.inBatch(new Claim.Booking(wallet.orgId(), Optional.empty(),
+                        wallet.id()), s -> {
+                    Wallet locked = s.wallets().lock(wallet.orgId(), wallet.id()).orElseThrow();
+                    Usdc after = locked.balance().minus(Usdc.parse("1"));
+                    s.wallets().update(locked.withBalance(after, T0));
+                    return after;
+                })));
+            }
+            Set<Usdc> answered = new HashSet<>();
+            for (Future<Usdc> answer : answers) {
+                answered.add(answer.get(30, TimeUnit.SECONDS));
+            }
+
+            assertThat(answered).as("each saw the one before it").hasSize(units)
+                    .contains(Usdc.parse("99"), Usdc.parse("76"));
+            assertThat(txOptional(s -> s.wallets().find(wallet.orgId(), wallet.id())).orElseThrow().balance())
+                    .isEqualTo(Usdc.parse("76"));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** A unit of work that throws fails alone: those the store ran with it are kept. */
+    @Test
+    void aClaimedUnitOfWorkThatThrowsFailsAloneAndKeepsNothing() throws Exception {
+        Wallet wallet = givenWalletOfNewOrg();
+        write(s -> s.wallets().update(wallet.withBalance(Usdc.parse("100"), T0)));
+        IllegalStateException failure = new IllegalStateException("this one cannot be done");
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Usdc>> answers = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                boolean fails = i == 5;
+                answers.add(threads.submit(() -> storage.inBatch(new Claim.Booking(wallet.orgId(), Optional.of("k"),
+                        wallet.id()), s -> {
+                    Wallet locked = s.wallets().lock(wallet.orgId(), wallet.id()).orElseThrow();
+                    s.wallets().update(locked.withBalance(locked.balance().minus(Usdc.parse("1")), T0));
+                    if (fails) {
+                        throw failure;
+                    }
+                    return locked.balance();
+                })));
+            }
+            int failed = 0;
+            for (Future<Usdc> answer : answers) {
+                try {
+                    answer.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isSameAs(failure);
+                    failed++;
+                }
+            }
+
+            assertThat(failed).isOne();
+            assertThat(txOptional(s -> s.wallets().find(wallet.orgId(), wallet.id())).orElseThrow().balance())
+                    .isEqualTo(Usdc.parse("85"));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** An outcome's claim locks its transaction, whose conditional update then stores it once. */
+    @Test
+    void anOutcomesClaimLocksItsTransactionWhichIsStoredOnceWhileStillPending() {
+        Wallet wallet = givenWalletOfNewOrg();
+        Transaction pending = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
+        Transaction confirmed = pending.confirmed("sig-1", 3L, T0.plusSeconds(1));
+        Claim claim = new Claim.Outcome(wallet.orgId(), pending.id());
+
+        boolean first = storage.inBatch(claim, s -> s.transactions().updateIfPending(confirmed));
+        boolean second = storage.inBatch(claim, s -> s.transactions()
+                .updateIfPending(pending.withStatus(TransactionStatus.FAILED, T0.plusSeconds(2))));
+
+        assertThat(first).isTrue();
+        assertThat(second).isFalse();
+        assertThat(txOptional(s -> s.transactions().find(wallet.orgId(), pending.id()))).contains(confirmed);
     }
 
     // ---------------------------------------------------------------- webhooks

@@ -15,12 +15,9 @@ import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
 import com.agentwallet.core.payment.PaymentService;
-import com.agentwallet.core.payment.RecordedResponse;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.Decision;
 import com.agentwallet.core.policy.SessionGrant;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -33,7 +30,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 import static com.agentwallet.adapters.http.error.ErrorResponses.orThrow;
@@ -53,12 +49,10 @@ public final class PaymentResource {
 
     private final PaymentService payments;
     private final SessionTokens sessionTokens;
-    private final ObjectMapper json;
 
-    public PaymentResource(PaymentService payments, SessionTokens sessionTokens, ObjectMapper json) {
+    public PaymentResource(PaymentService payments, SessionTokens sessionTokens) {
         this.payments = requireNonNull(payments, "payments is null");
         this.sessionTokens = requireNonNull(sessionTokens, "sessionTokens is null");
-        this.json = requireNonNull(json, "json is null");
     }
 
     public record PayJson(String walletId, String to, String amount, String currency, String memo,
@@ -104,10 +98,8 @@ public final class PaymentResource {
         if (isDryRun(dryRun)) {
             return Response.ok(DecisionJson.of(orThrow(payments.decide(command)))).build();
         }
-        PaymentResult result = orThrow(payments.pay(command, Optional.of(this::render)));
-        RecordedResponse answer = result.response().orElseGet(() -> render(result.transaction()));
-        Response.ResponseBuilder response = Response.status(answer.status())
-                .entity(answer.body().getBytes(StandardCharsets.UTF_8));
+        PaymentResult result = orThrow(payments.pay(command));
+        Response.ResponseBuilder response = Response.ok(TransactionJson.of(result.transaction()));
         return (result.replayed() ? response.header(IDEMPOTENT_REPLAYED, "true") : response).build();
     }
 
@@ -167,14 +159,6 @@ public final class PaymentResource {
         Caller caller = Caller.of(security);
         String reason = body == null || body.reason() == null ? "rejected by operator" : body.reason();
         return TransactionJson.of(orThrow(payments.reject(caller.orgId(), txId(id), reason, caller.actor())));
-    }
-
-    private RecordedResponse render(Transaction transaction) {
-        try {
-            return new RecordedResponse(200, json.writeValueAsString(TransactionJson.of(transaction)));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a transaction as JSON", e);
-        }
     }
 
     private static boolean isDryRun(String header) {

@@ -1,4 +1,4 @@
-package com.agentwallet.core.payment;
+package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.port.StorageUnavailableException;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package com.agentwallet.core.payment;
+package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.port.StorageUnavailableException;
 
@@ -12,13 +12,13 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Work on one key (an organisation) submitted by many threads at once, run in batches: the first
- * thread to find the key idle leads, running its own item and whatever queued behind the batch before
- * it, in arrival order, as one call of {@code run} (one database transaction: the wallets' rows are
- * locked together, and the commit waits for the disk once for the whole batch instead of once per
- * payment). When it
- * is done, the first item still queued is promoted and leads the next batch. Without contention every
- * batch holds one item, and nothing waits.
+ * Work on one key (an organisation and a kind of claim, see {@link JdbiStorage#inBatch}) submitted by
+ * many threads at once, run in batches: the first thread to find the key idle leads, running its own
+ * item and whatever queued behind the batch before it, in arrival order, as one call of {@code run}
+ * (one database transaction: the claimed rows are locked together, and the commit waits for the disk
+ * once for the whole batch instead of once per payment). When it is done, the first item still queued
+ * is promoted and leads the next batch. Without contention every batch holds one item, and nothing
+ * waits.
  *
  * <p>A batch that fails whole (its transaction rolled back) is run again item by item, so that one
  * item that cannot be done fails alone; unless the storage is unavailable, which fails them all at once.
