@@ -309,8 +309,7 @@ final class Pipeline {
      * a value of no type when it prepares it, and from then on sends a described statement whose rows
      * have no bounded size (any text column) only after a round trip of its own, lest the server's
      * answers fill its buffers: the requests of several statements were several round trips
-     * (seen in the driver's traffic under load). So a statement answering rows binds no null, or answers
-     * numbers ({@code JdbiTransactions.updateAllIfPending}).
+     * (seen in the driver's traffic under load). So a statement answering rows binds no null.
      */
     private static void bind(Connection connection, PreparedStatement statement, int index, Object value)
             throws SQLException {

@@ -4,8 +4,8 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.payment.PayCommand;
+import com.agentwallet.core.payment.PaymentMovement;
 import com.agentwallet.core.payment.PaymentResult;
-import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.port.Storage;
@@ -174,7 +174,7 @@ class CrashRecoveryTest {
         ledger.behaveNormally();
         Wallet stored = beforeCrash.wallets.get(org, wallet.wallet().id()).value();
         // The process sent the instruction and the ledger executed it, but the process died before applying it.
-        LedgerOutcome executed = ledger.submit(Settlement.payInstruction(pending, stored));
+        LedgerOutcome executed = ledger.submit(PaymentMovement.payInstruction(pending, stored));
         assertThat(executed).isInstanceOf(LedgerOutcome.Confirmed.class);
         assertThat(status(pending)).isEqualTo("pending");
 

@@ -148,7 +148,7 @@ public final class PaymentService {
                     ? new DomainEvent.TransactionCoSignRequired(tx, now)
                     : new DomainEvent.TransactionPending(tx, now));
             Optional<LedgerInstruction> instruction = tx.status() == TransactionStatus.PENDING
-                    ? Optional.of(Settlement.payInstruction(tx, attempt.wallet())) : Optional.empty();
+                    ? Optional.of(PaymentMovement.payInstruction(tx, attempt.wallet())) : Optional.empty();
             return Result.ok(new Booked(tx, Optional.empty(), topup, instruction));
         });
     }
@@ -237,7 +237,7 @@ public final class PaymentService {
     private Transaction awaitCoSign(Transaction opened, String coSigner, Optional<Actor> initiator, Wallet wallet,
                                     Instant now) {
         Transaction held = opened.withStatus(TransactionStatus.PENDING_CO_SIGN, now).withPolicyTriggered(true);
-        byte[] message = ledger.coSignMessage(Settlement.payInstruction(held, wallet));
+        byte[] message = ledger.coSignMessage(PaymentMovement.payInstruction(held, wallet));
         return held.withCoSign(new CoSign(coSigner, Base64.getEncoder().encodeToString(message),
                 now.plus(settings.coSignWindow()), Optional.empty(), initiator));
     }

@@ -1,23 +1,15 @@
 package com.agentwallet.core.payment;
 
-import com.agentwallet.core.escrow.Escrow;
-import com.agentwallet.core.escrow.EscrowCommand;
-import com.agentwallet.core.escrow.EscrowMachine;
 import com.agentwallet.core.common.Transition;
-import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
-import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
-import com.agentwallet.core.ledger.ProgramError;
-import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
-import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.wallet.Wallet;
 
 import java.time.Clock;
@@ -37,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * The second phase of every movement of money. Phase one (the use case) committed the transaction
  * as {@code pending} with its amount held at the source. Here the instruction goes to the ledger
  * outside any database transaction, and its outcome is applied in a new one: confirmed credits the
- * destination, rejected gives the hold back, unknown leaves it pending for {@link #recover}.
+ * destination, rejected gives the hold back, unknown leaves it pending for {@link #recover}. What
+ * each of these means for a type of transaction is its {@link MoneyMovement}'s.
  * Applying is idempotent (only a {@code pending} transaction changes) and submissions are
  * idempotent by transaction id, so a crash at any point is finished by resubmitting.
  *
@@ -48,8 +41,6 @@ import static java.util.Objects.requireNonNull;
  * while the books fail the payment and give its money back.
  */
 public final class Settlement {
-    /** The suffix of the operation id of a payout sent again as a resolution. */
-    private static final String RESOLUTION = ":resolution";
 
     /**
      * The transactions being settled in this process, each with the number of callers holding or
@@ -108,7 +99,7 @@ public final class Settlement {
         if (hold == null || !hold.lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("the settlement of " + created.id() + " is not held");
         }
-        LedgerOutcome outcome = submit(instruction);
+        LedgerOutcome outcome = submit(created, instruction);
         if (outcome instanceof LedgerOutcome.Unknown) {
             return created;
         }
@@ -151,38 +142,18 @@ public final class Settlement {
         if (work.instruction().isEmpty()) {
             return work.tx();
         }
-        LedgerOutcome outcome = submit(work.instruction().get());
+        LedgerOutcome outcome = submit(work.tx(), work.instruction().get());
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
         return storage.inTransaction(stores -> apply(stores, work.tx(), outcome));
     }
 
-    private LedgerOutcome submit(LedgerInstruction instruction) {
-        return despiteAnOrphanedDispute(instruction, ledger.submit(instruction));
-    }
-
-    /**
-     * The outcome of an escrow payout the program refused because the vault is disputed on the chain
-     * while the books never recorded a dispute: the ledger confirmed a dispute whose storage
-     * transaction was then cut (the client was answered 503, and its retry came too late or never),
-     * so the escrow timed out or was completed in the books. Their decision stands: the payout is
-     * sent again as the organisation's resolution of that dispute, under an operation id of its own,
-     * so that the vault pays out as the books say instead of the payout staying pending for good.
-     * Any other outcome is returned as it is.
-     */
-    private LedgerOutcome despiteAnOrphanedDispute(LedgerInstruction instruction, LedgerOutcome outcome) {
-        if (!(outcome instanceof LedgerOutcome.Rejected rejected)
-                || !rejected.code().equals(ProgramError.ESCROW_DISPUTED.wireName())) {
-            return outcome;
-        }
-        if (instruction instanceof LedgerInstruction.EscrowRelease release && release.proof().isPresent()) {
-            return ledger.submit(new LedgerInstruction.EscrowRelease(release.operationId() + RESOLUTION,
-                    release.escrow(), release.wallet(), release.receiver(), release.amount(), Optional.empty()));
-        }
-        if (instruction instanceof LedgerInstruction.EscrowRefund refund && !refund.resolution()) {
-            return ledger.submit(new LedgerInstruction.EscrowRefund(refund.operationId() + RESOLUTION, refund.escrow(),
-                    refund.wallet(), refund.amount(), true));
+    /** Sends the instruction of {@code tx}, and what its movement sends in place of it if the ledger refuses it. */
+    private LedgerOutcome submit(Transaction tx, LedgerInstruction instruction) {
+        LedgerOutcome outcome = ledger.submit(instruction);
+        if (outcome instanceof LedgerOutcome.Rejected refusal) {
+            return MoneyMovement.of(tx).resentAfter(instruction, refusal).map(ledger::submit).orElse(outcome);
         }
         return outcome;
     }
@@ -201,37 +172,10 @@ public final class Settlement {
         return stuck.size();
     }
 
-    /** The ledger instruction of a payment; the co-sign payload is made from this same instruction. */
-    public static LedgerInstruction.Pay payInstruction(Transaction tx, Wallet wallet) {
-        return new LedgerInstruction.Pay(tx.id().value(), wallet.address(), tx.recipient(), tx.amount(), tx.createdAt(),
-                wallet.sessionVersion(), tx.coSign().flatMap(CoSign::signature));
-    }
-
-    private LedgerInstruction instructionFor(Stores stores, Transaction tx) {
+    private static LedgerInstruction instructionFor(Stores stores, Transaction tx) {
         Wallet wallet = stores.wallets().find(tx.orgId(), tx.walletId())
                 .orElseThrow(() -> new IllegalStateException("wallet of " + tx.id() + " is missing"));
-        String op = tx.id().value();
-        return switch (tx.type()) {
-            case PAYMENT -> payInstruction(tx, wallet);
-            case FUNDING -> new LedgerInstruction.Fund(op, tx.orgId(), wallet.address(), tx.amount());
-            case WITHDRAWAL -> new LedgerInstruction.Withdraw(op, tx.orgId(), wallet.address(), tx.amount());
-            case ESCROW_LOCK -> {
-                Escrow escrow = escrowOf(stores, tx);
-                yield new LedgerInstruction.EscrowLock(op, escrow.id(), wallet.address(), escrow.receiver(), tx.amount(),
-                        escrow.timeoutAt(), escrow.expectedProof(), wallet.sessionVersion());
-            }
-            case ESCROW_RELEASE -> {
-                Escrow escrow = escrowOf(stores, tx);
-                LedgerAddress sender = stores.wallets().find(escrow.orgId(), escrow.fromWallet()).orElseThrow().address();
-                yield new LedgerInstruction.EscrowRelease(op, escrow.id(), sender, tx.recipient(), tx.amount(),
-                        escrow.proof());
-            }
-            case ESCROW_REFUND -> {
-                Escrow escrow = escrowOf(stores, tx);
-                boolean resolution = escrow.settleReason().filter(EscrowMachine.REASON_DISPUTE::equals).isPresent();
-                yield new LedgerInstruction.EscrowRefund(op, escrow.id(), wallet.address(), tx.amount(), resolution);
-            }
-        };
+        return MoneyMovement.of(tx).instruction(stores, wallet);
     }
 
     /**
@@ -252,9 +196,9 @@ public final class Settlement {
         Transaction next = step.get().state();
         events.publish(stores, step.get().events());
         if (outcome instanceof LedgerOutcome.Confirmed) {
-            credit(stores, next, now);
+            MoneyMovement.of(next).credit(stores, events, now);
         } else {
-            giveBack(stores, next, now);
+            MoneyMovement.of(next).giveBack(stores, events, now);
         }
         return next;
     }
@@ -265,88 +209,13 @@ public final class Settlement {
             return Optional.of(new TransactionCommand.Confirm(confirmed.signature(), confirmed.slot()));
         }
         LedgerOutcome.Rejected rejected = (LedgerOutcome.Rejected) outcome;
-        boolean payout = pending.type() == TransactionType.ESCROW_RELEASE
-                || pending.type() == TransactionType.ESCROW_REFUND;
-        if (payout && !releaseTooLate(pending, rejected)) {
-            // The vault can only pay out where its escrow says; a refusal there is transient, so it stays pending.
-            return Optional.empty();
-        }
-        return Optional.of(new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()));
-    }
-
-    /** A release that reached the chain at or after its escrow's deadline: unlike the vault's other refusals, final. */
-    private static boolean releaseTooLate(Transaction pending, LedgerOutcome.Rejected rejected) {
-        return pending.type() == TransactionType.ESCROW_RELEASE
-                && rejected.code().equals(ProgramError.ESCROW_EXPIRED.wireName());
+        return MoneyMovement.of(pending).refusalIsFinal(rejected)
+                ? Optional.of(new TransactionCommand.Fail(rejected.code() + ": " + rejected.message()))
+                : Optional.empty();
     }
 
     private static Transaction current(Stores stores, Transaction tx) {
         return stores.transactions().find(tx.orgId(), tx.id())
                 .orElseThrow(() -> new IllegalStateException("no transaction " + tx.id()));
-    }
-
-    /** Where a confirmed transaction's money arrives in the books. */
-    private void credit(Stores stores, Transaction tx, Instant now) {
-        switch (tx.type()) {
-            case PAYMENT, ESCROW_RELEASE -> stores.wallets().creditByAddress(tx.recipient(), tx.amount(), now);
-            case FUNDING -> {
-                Wallet wallet = lockWallet(stores, tx);
-                Wallet funded = wallet.withBalance(wallet.balance().plus(tx.amount()), now);
-                stores.wallets().update(funded);
-                events.publish(stores, new DomainEvent.WalletBalanceMoved(funded, tx, now));
-            }
-            case WITHDRAWAL -> {
-                Wallet wallet = stores.wallets().find(tx.orgId(), tx.walletId()).orElseThrow();
-                creditOrganisation(stores, tx.orgId(), tx.amount());
-                events.publish(stores, new DomainEvent.WalletBalanceMoved(wallet, tx, now));
-            }
-            case ESCROW_REFUND -> {
-                Wallet wallet = lockWallet(stores, tx);
-                stores.wallets().update(wallet.withBalance(wallet.balance().plus(tx.amount()), now));
-            }
-            case ESCROW_LOCK -> {
-                // The funds now sit in the escrow's vault; the escrow record already holds them.
-            }
-        }
-    }
-
-    /**
-     * Where a failed transaction's held money goes back to. A release that failed moved nothing: its
-     * funds are still in the vault, and its escrow is locked again for the clockwork to refund.
-     */
-    private void giveBack(Stores stores, Transaction tx, Instant now) {
-        switch (tx.type()) {
-            case FUNDING -> creditOrganisation(stores, tx.orgId(), tx.amount());
-            case ESCROW_RELEASE -> {
-                Escrow escrow = stores.escrows().lock(tx.orgId(), tx.escrowId().orElseThrow()).orElseThrow();
-                stores.escrows().update(EscrowMachine.apply(escrow, new EscrowCommand.ReleaseExpired(), now).value()
-                        .state());
-            }
-            case ESCROW_LOCK -> {
-                Escrow escrow = stores.escrows().lock(tx.orgId(), tx.escrowId().orElseThrow()).orElseThrow();
-                Holds.release(stores, tx, now);
-                Transition<Escrow> refunded = EscrowMachine.apply(escrow,
-                        new EscrowCommand.LockFailed(tx.failureReason().orElseThrow()), now).value();
-                stores.escrows().update(refunded.state());
-                events.publish(stores, refunded.events());
-            }
-            default -> Holds.release(stores, tx, now);
-        }
-    }
-
-    private static Wallet lockWallet(Stores stores, Transaction tx) {
-        return stores.wallets().lock(tx.orgId(), tx.walletId())
-                .orElseThrow(() -> new IllegalStateException("wallet of " + tx.id() + " is missing"));
-    }
-
-    private static void creditOrganisation(Stores stores, OrgId orgId, Usdc amount) {
-        Organisation org = stores.organisations().lock(orgId)
-                .orElseThrow(() -> new IllegalStateException("organisation " + orgId + " is missing"));
-        stores.organisations().update(org.withBalance(org.balance().plus(amount)));
-    }
-
-    private static Escrow escrowOf(Stores stores, Transaction tx) {
-        return stores.escrows().find(tx.orgId(), tx.escrowId().orElseThrow())
-                .orElseThrow(() -> new IllegalStateException("escrow of " + tx.id() + " is missing"));
     }
 }

@@ -11,14 +11,20 @@ public enum TransactionType implements WireNamed {
     ESCROW_RELEASE,
     ESCROW_REFUND;
 
-    /** Whether the amount left the wallet when the transaction was created (and comes back if it fails). */
-    public boolean debitsWalletUpFront() {
-        return this == PAYMENT || this == WITHDRAWAL || this == ESCROW_LOCK;
-    }
-
     /** Whether the transaction counts toward the wallet's rolling caps while it holds or moves money. */
     public boolean countsTowardCaps() {
-        return this == PAYMENT || this == ESCROW_LOCK;
+        return switch (this) {
+            case PAYMENT, ESCROW_LOCK -> true;
+            case FUNDING, WITHDRAWAL, ESCROW_RELEASE, ESCROW_REFUND -> false;
+        };
+    }
+
+    /** Whether the organisation's treasury is one end, so that it differs from the ledger's while pending. */
+    public boolean touchesTreasury() {
+        return switch (this) {
+            case FUNDING, WITHDRAWAL -> true;
+            case PAYMENT, ESCROW_LOCK, ESCROW_RELEASE, ESCROW_REFUND -> false;
+        };
     }
 
     public static TransactionType fromWire(String name, String param) {

@@ -12,7 +12,6 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
-import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
@@ -80,7 +79,7 @@ public final class Reconciliation {
 
     private void checkTreasury(Organisation org, Tally tally) {
         boolean inFlight = !transactions(org.id(), Optional.empty(), TransactionStatus.PENDING).stream()
-                .filter(tx -> tx.type() == TransactionType.FUNDING || tx.type() == TransactionType.WITHDRAWAL)
+                .filter(tx -> tx.type().touchesTreasury())
                 .toList().isEmpty();
         tally.compare(new LedgerAccount.Treasury(org.id()), inFlight, org.balance());
     }
