@@ -143,18 +143,18 @@ class EscrowServiceTest {
         void aReleasedEscrowCannotBeDisputed() {
             core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).value();
 
-            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "too late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "too late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
         }
 
         @Test
         void afterTheDeadlineNeitherSideCompletesNorDisputes() {
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
 
-            assertThat(core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).rejection().code())
-                    .isEqualTo("invalid_state");
-            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
         }
 
@@ -189,7 +189,7 @@ class EscrowServiceTest {
 
     private static void assertNotFound(Result<?> result) {
         assertThat(result.isOk()).isFalse();
-        assertThat(result.rejection().code()).isEqualTo("not_found");
+        assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
     }
 
     private static void assertForbidden(Result<?> result, String requiredRole) {
@@ -252,8 +252,8 @@ class EscrowServiceTest {
             Result<Escrow> byId = lock(sender, sender.wallet().id().value(), "10");
             Result<Escrow> byAddress = lock(sender, sender.wallet().address().base58(), "10");
 
-            assertThat(byId.rejection().code()).isEqualTo("validation_error");
-            assertThat(byAddress.rejection().code()).isEqualTo("validation_error");
+            assertThat(byId.rejection()).isInstanceOf(Rejection.InvalidInput.class);
+            assertThat(byAddress.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
             assertThat(core.storage.allEscrows()).isEmpty();
         }
@@ -264,7 +264,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = lock(sender, "wal_" + "q".repeat(24), "10");
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
 
@@ -273,7 +273,7 @@ class EscrowServiceTest {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, new WalletId("wal_" + "q".repeat(24)),
                     EXTERNAL_AGENT, Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -292,7 +292,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = lock(sender, EXTERNAL_AGENT, "10");
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(transactionsOf(sender)).noneMatch(tx -> tx.type() == TransactionType.ESCROW_LOCK);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
@@ -321,7 +321,7 @@ class EscrowServiceTest {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), EXTERNAL_AGENT,
                     Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("session_token_invalid");
+            assertViolation(result, ViolationRule.SESSION_TOKEN);
         }
 
         @Test
@@ -402,7 +402,7 @@ class EscrowServiceTest {
             Result<Escrow> result = complete(escrow, OTHER_PROOF);
 
             assertThat(result.rejection()).isInstanceOf(Rejection.ProofMismatch.class);
-            assertThat(result.rejection().code()).isEqualTo("proof_mismatch");
+            assertThat(result.rejection()).isInstanceOf(Rejection.ProofMismatch.class);
             assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
@@ -424,7 +424,7 @@ class EscrowServiceTest {
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
             complete(escrow, PROOF).value();
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.parse("200"));
         }
     }
@@ -443,7 +443,7 @@ class EscrowServiceTest {
             assertThat(outbox.single(EventType.ESCROW_DISPUTED).event().payload())
                     .containsEntry("escrow_id", escrow.id().value())
                     .containsEntry("evidence", EVIDENCE);
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
         }
 
@@ -496,7 +496,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = core.escrows.resolve(org, escrow.id(), EscrowCommand.Outcome.RELEASE);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
         }
     }
@@ -571,9 +571,9 @@ class EscrowServiceTest {
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "300").value();
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
-            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
         }
 
@@ -586,7 +586,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = complete(escrow, PROOF);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
@@ -605,7 +605,7 @@ class EscrowServiceTest {
             leaveUnanswered(i -> i instanceof LedgerInstruction.EscrowLock);
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             leaveUnanswered(i -> false);
             recoverAll();
             complete(escrow, PROOF).value();
@@ -664,8 +664,8 @@ class EscrowServiceTest {
             FundedWallet sender = senderUnder(rules(), "1000");
             leaveUnanswered(i -> i instanceof LedgerInstruction.EscrowLock);
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
 
             core.ledger.rejectWhen(i -> i instanceof LedgerInstruction.EscrowLock);
             leaveUnanswered(i -> false);
@@ -730,7 +730,7 @@ class EscrowServiceTest {
 
     private static void assertViolation(Result<?> result, ViolationRule rule) {
         assertThat(result.isOk()).as("should be blocked by " + rule).isFalse();
-        assertThat(result.rejection().code()).isEqualTo("policy_violation");
+        assertThat(result.rejection()).isInstanceOf(Rejection.PolicyViolated.class);
         assertThat(((Rejection.PolicyViolated) result.rejection()).violation().rule()).isEqualTo(rule);
     }
 

@@ -2,6 +2,7 @@ package com.agentwallet.core.event;
 
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.FieldUpdate;
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.LockEscrow;
@@ -129,7 +130,7 @@ class EventCatalogueTest {
         FundedWallet wallet = given.wallet(org, given.policy(org, rules().maxPerTx("10").build()), "agent-1", "100");
         int mark = outbox.mark();
 
-        assertThat(given.pay(wallet, PAYEE, "25").rejection().code()).isEqualTo("policy_violation");
+        assertThat(given.pay(wallet, PAYEE, "25").rejection()).isInstanceOf(Rejection.PolicyViolated.class);
 
         OutboxEvent event = onlyNew(EventType.TRANSACTION_BLOCKED, mark);
         Transaction blocked = transactionNamedBy(event);

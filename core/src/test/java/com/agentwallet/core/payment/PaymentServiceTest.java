@@ -112,7 +112,7 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules(), "100");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1").withoutSession(),
-                    ViolationRule.SESSION_TOKEN, "session_token_invalid");
+                    ViolationRule.SESSION_TOKEN);
 
             assertThat(violation.attempted()).isEqualTo("missing");
         }
@@ -123,7 +123,7 @@ class PaymentServiceTest {
             FundedWallet other = given.wallet(org, given.policy(org, rules().build()), "other", "0");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1").session(other.session()),
-                    ViolationRule.SESSION_TOKEN, "session_token_invalid");
+                    ViolationRule.SESSION_TOKEN);
 
             assertThat(violation.attempted()).isEqualTo("scoped to another wallet");
         }
@@ -134,7 +134,7 @@ class PaymentServiceTest {
             core.clock.set(wallet.session().expiresAt());
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"),
-                    ViolationRule.SESSION_TOKEN, "session_token_invalid");
+                    ViolationRule.SESSION_TOKEN);
 
             assertThat(violation.attempted()).isEqualTo("expired");
         }
@@ -144,7 +144,7 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules().maxPerTx("100"), "500");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("100.000001"),
-                    ViolationRule.MAX_PER_TX, "policy_violation");
+                    ViolationRule.MAX_PER_TX);
             Result<PaymentResult> atCap = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("100").build());
 
             assertThat(violation.limit()).isEqualTo("100.00");
@@ -156,8 +156,7 @@ class PaymentServiceTest {
         void aRecipientOutsideAllowedRecipientsIsBlocked() {
             FundedWallet wallet = walletUnder(rules().allowedRecipients(PAYEE), "500");
 
-            assertBlocked(paymentFrom(wallet).to(OTHER_PAYEE).amount("1"), ViolationRule.ALLOWED_RECIPIENTS,
-                    "policy_violation");
+            assertBlocked(paymentFrom(wallet).to(OTHER_PAYEE).amount("1"), ViolationRule.ALLOWED_RECIPIENTS);
             assertThat(pay(wallet, PAYEE, "1").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
@@ -167,7 +166,7 @@ class PaymentServiceTest {
             core.policies.categorise(org, OTHER_PAYEE, "gambling");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(OTHER_PAYEE).amount("1"),
-                    ViolationRule.BLOCKED_CATEGORY, "policy_violation");
+                    ViolationRule.BLOCKED_CATEGORY);
 
             assertThat(violation.limit()).isEqualTo("gambling");
         }
@@ -178,7 +177,7 @@ class PaymentServiceTest {
             pay(wallet, PAYEE, "600");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("400.01"),
-                    ViolationRule.MAX_PER_DAY, "policy_violation");
+                    ViolationRule.MAX_PER_DAY);
 
             assertThat(violation.attempted()).isEqualTo("1000.01");
             assertThat(pay(wallet, PAYEE, "400").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
@@ -190,7 +189,7 @@ class PaymentServiceTest {
             pay(wallet, PAYEE, "1000");
 
             core.clock.advance(Duration.ofHours(24).minusMillis(1));
-            assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"), ViolationRule.MAX_PER_DAY, "policy_violation");
+            assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"), ViolationRule.MAX_PER_DAY);
             core.clock.advance(Duration.ofMillis(1));
 
             assertThat(pay(wallet, PAYEE, "1000").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
@@ -203,7 +202,7 @@ class PaymentServiceTest {
             core.clock.advance(Duration.ofDays(2));
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("500"),
-                    ViolationRule.MAX_PER_MONTH, "policy_violation");
+                    ViolationRule.MAX_PER_MONTH);
 
             assertThat(violation.attempted()).isEqualTo("1100.00");
         }
@@ -215,7 +214,7 @@ class PaymentServiceTest {
             pay(wallet, PAYEE, "1");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"),
-                    ViolationRule.VELOCITY_CAP, "policy_violation");
+                    ViolationRule.VELOCITY_CAP);
             core.clock.advance(Duration.ofHours(1));
 
             assertThat(violation.attempted()).isEqualTo("3");
@@ -228,7 +227,7 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules().expiry(expiry), "100");
             core.clock.set(expiry);
 
-            assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"), ViolationRule.POLICY_EXPIRED, "policy_violation");
+            assertBlocked(paymentFrom(wallet).to(PAYEE).amount("1"), ViolationRule.POLICY_EXPIRED);
         }
 
         @Test
@@ -240,7 +239,7 @@ class PaymentServiceTest {
 
             Result<PaymentResult> result = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("1").withoutSession().build());
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(transactionsOf(wallet)).noneMatch(tx -> tx.type() == TransactionType.PAYMENT);
             assertThat(outbox.since(mark)).isEmpty();
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("100"));
@@ -252,7 +251,7 @@ class PaymentServiceTest {
 
             Result<PaymentResult> result = core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("50.000001").build());
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(transactionsOf(wallet)).noneMatch(tx -> tx.type() == TransactionType.PAYMENT);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("50"));
         }
@@ -283,7 +282,7 @@ class PaymentServiceTest {
                     paymentFrom(wallet).to(PAYEE).amount("41").idempotencyKey("key-1").build());
 
             assertThat(conflicting.rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
-            assertThat(conflicting.rejection().code()).isEqualTo("idempotency_conflict");
+            assertThat(conflicting.rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("460"));
         }
 
@@ -310,7 +309,7 @@ class PaymentServiceTest {
 
             PaymentResult retry = core.payments.pay(request.build()).value();
 
-            assertThat(first.code()).isEqualTo("insufficient_funds");
+            assertThat(first).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(retry.replayed()).isFalse();
             assertThat(retry.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("10"));
@@ -453,7 +452,7 @@ class PaymentServiceTest {
         void aKeyThatRecordedNothingKeepsNoResponseAndIsEvaluatedAfresh() {
             FundedWallet wallet = walletUnder(rules(), "30");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
-            assertThat(core.payments.pay(request.build()).rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(core.payments.pay(request.build()).rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
 
             boolean recorded = core.payments.recordResponse(org, "key-1", new RecordedResponse(402, "no funds"));
             core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20")).value();
@@ -556,7 +555,7 @@ class PaymentServiceTest {
             pay(wallet, PAYEE, "800");
 
             Violation violation = assertBlocked(paymentFrom(wallet).to(PAYEE).amount("200.01"),
-                    ViolationRule.MAX_PER_DAY, "policy_violation");
+                    ViolationRule.MAX_PER_DAY);
 
             assertThat(violation.attempted()).isEqualTo("1000.01");
         }
@@ -589,7 +588,7 @@ class PaymentServiceTest {
 
             Result<Transaction> result = core.payments.coSign(org, held.id(), impostor, TestCoSigner.APPROVER);
 
-            assertThat(result.rejection().code()).isEqualTo("validation_error");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(core.payments.get(org, held.id()).value()).isEqualTo(held);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("700"));
             assertThat(outbox.since(mark)).isEmpty();
@@ -605,7 +604,7 @@ class PaymentServiceTest {
             Result<Transaction> result = core.payments.coSign(org, second.id(),
                     operator.sign(first.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
-            assertThat(result.rejection().code()).isEqualTo("validation_error");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(core.payments.get(org, second.id()).value().status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
         }
 
@@ -632,7 +631,7 @@ class PaymentServiceTest {
 
             Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
-            assertThat(late.rejection().code()).isEqualTo("invalid_state");
+            assertThat(late.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("1000"));
         }
 
@@ -662,7 +661,7 @@ class PaymentServiceTest {
 
             Result<Transaction> late = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
 
-            assertThat(late.rejection().code()).isEqualTo("invalid_state");
+            assertThat(late.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
         }
 
@@ -676,7 +675,7 @@ class PaymentServiceTest {
             Result<Transaction> signed = core.payments.coSign(org, held.id(), operator.sign(held.coSign().orElseThrow().payload()), TestCoSigner.APPROVER);
             Result<Transaction> rejected = core.payments.reject(org, held.id(), "frozen", TestCoSigner.APPROVER);
 
-            assertThat(signed.rejection().code()).isEqualTo("invalid_state");
+            assertThat(signed.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(rejected.value().status()).isEqualTo(TransactionStatus.REJECTED);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("1000"));
         }
@@ -694,7 +693,7 @@ class PaymentServiceTest {
             Result<Transaction> bySuccessor = core.payments.coSign(org, held.id(), successor.sign(payload), TestCoSigner.APPROVER);
             Result<Transaction> byOriginal = core.payments.coSign(org, held.id(), operator.sign(payload), TestCoSigner.APPROVER);
 
-            assertThat(bySuccessor.rejection().code()).isEqualTo("validation_error");
+            assertThat(bySuccessor.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(byOriginal.value().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
@@ -710,7 +709,7 @@ class PaymentServiceTest {
             Transaction unchanged = core.payments.get(org, held.id()).value();
             Result<Transaction> byAnother = core.payments.coSign(org, held.id(), signature, TestCoSigner.APPROVER);
 
-            assertThat(byMaker.rejection().code()).isEqualTo("same_credential");
+            assertThat(byMaker.rejection()).isInstanceOf(Rejection.SameCredential.class);
             assertThat(unchanged.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
             assertThat(byAnother.value().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
@@ -726,7 +725,7 @@ class PaymentServiceTest {
             Transaction unchanged = core.payments.get(org, held.id()).value();
             Result<Transaction> byAnother = core.payments.reject(org, held.id(), "no", TestCoSigner.APPROVER);
 
-            assertThat(byMaker.rejection().code()).isEqualTo("same_credential");
+            assertThat(byMaker.rejection()).isInstanceOf(Rejection.SameCredential.class);
             assertThat(unchanged.status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
             assertThat(byAnother.value().status()).isEqualTo(TransactionStatus.REJECTED);
         }
@@ -748,7 +747,7 @@ class PaymentServiceTest {
             Result<PaymentResult> result = core.payments.pay(
                     paymentFrom(wallet).to(PAYEE).amount("5").withCoSignIntent().build());
 
-            assertThat(result.rejection().code()).isEqualTo("validation_error");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(transactionsOf(wallet)).noneMatch(tx -> tx.type() == TransactionType.PAYMENT);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("1000"));
         }
@@ -871,7 +870,7 @@ class PaymentServiceTest {
     }
 
     /** Asserts the payment is refused by {@code rule}, recorded as blocked and announced, with nothing debited. */
-    private Violation assertBlocked(PaymentRequest request, ViolationRule rule, String code) {
+    private Violation assertBlocked(PaymentRequest request, ViolationRule rule) {
         PayCommand command = request.build();
         Usdc balanceBefore = balanceOf(command.orgId(), command);
         long paysBefore = core.ledger.executed().stream().filter(i -> i instanceof LedgerInstruction.Pay).count();
@@ -879,7 +878,7 @@ class PaymentServiceTest {
         Result<PaymentResult> result = core.payments.pay(command);
 
         assertThat(result.isOk()).as("payment should be blocked by " + rule).isFalse();
-        assertThat(result.rejection().code()).isEqualTo(code);
+        assertThat(result.rejection()).isInstanceOf(Rejection.PolicyViolated.class);
         Violation violation = ((Rejection.PolicyViolated) result.rejection()).violation();
         assertThat(violation.rule()).isEqualTo(rule);
         List<OutboxEvent> events = outbox.all();

@@ -135,7 +135,7 @@ class PolicyServiceTest {
             Result<Policy> result = core.policies.update(org, new PolicyId("pol_" + "n".repeat(24)),
                     patch().maxPerTx("1").build(), ALICE);
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -184,8 +184,8 @@ class PolicyServiceTest {
             OrgId otherOrg = given.organisation("1");
             Policy foreign = given.policy(otherOrg, rules().build());
 
-            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE).rejection().code())
-                    .isEqualTo("not_found");
+            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE).rejection())
+                    .isInstanceOf(Rejection.NotFound.class);
         }
     }
 
@@ -198,7 +198,7 @@ class PolicyServiceTest {
 
             Result<Policy> result = core.policies.delete(org, policy.id(), ALICE);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.policies.get(org, policy.id()).isOk()).isTrue();
             assertThat(auditOf(policy.id())).hasSize(1);
         }
@@ -212,7 +212,7 @@ class PolicyServiceTest {
             Policy deleted = core.policies.delete(org, policy.id(), ALICE).value();
 
             assertThat(deleted.id()).isEqualTo(policy.id());
-            assertThat(core.policies.get(org, policy.id()).rejection().code()).isEqualTo("not_found");
+            assertThat(core.policies.get(org, policy.id()).rejection()).isInstanceOf(Rejection.NotFound.class);
             List<PolicyAuditEntry> audit = core.storage.inTransaction(
                     stores -> stores.policyAudit().list(org, policy.id(), PageRequest.first(10)).data());
             assertThat(audit)

@@ -1,5 +1,6 @@
 package com.agentwallet.core.wallet;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.crypto.Base58;
@@ -102,7 +103,7 @@ class WalletMachineTest {
     void illegalCommandsAreRefusedAsInvalidState(WalletStatus from, Cmd cmd) {
         Result<Transition<Wallet>> result = WalletMachine.apply(wallet(from), cmd.command, NOW);
         assertThat(result).isInstanceOf(Result.Refused.class);
-        assertThat(result.rejection().code()).isEqualTo("invalid_state");
+        assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
         assertThat(result.rejection().message()).contains(WALLET.value());
     }
 

@@ -81,7 +81,7 @@ class WalletServiceTest {
 
             Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", unknown, Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(walletsOf(org)).isEmpty();
             assertThat(outbox.ofType(EventType.WALLET_CREATED)).isEmpty();
         }
@@ -93,7 +93,7 @@ class WalletServiceTest {
 
             Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", foreignPolicy.id(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -106,7 +106,7 @@ class WalletServiceTest {
             Result<CreatedWallet> elsewhere = core.wallets.create(new CreateWallet(otherOrg, "agent-1", "label",
                     otherPolicy.id(), List.of(), Optional.empty()));
 
-            assertThat(again.rejection().code()).isEqualTo("already_exists");
+            assertThat(again.rejection()).isInstanceOf(Rejection.AlreadyExists.class);
             assertThat(walletsOf(org)).hasSize(1);
             assertThat(elsewhere.isOk()).isTrue();
         }
@@ -174,7 +174,7 @@ class WalletServiceTest {
             Result<Wallet> result = core.wallets.update(org, wallet.wallet().id(), new WalletUpdate(FieldUpdate.set("renamed"),
                     FieldUpdate.set(new PolicyId("pol_" + "y".repeat(24))), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(reload(wallet).label()).isEqualTo("label");
             assertThat(reload(wallet).policyId()).isEqualTo(policy.id());
         }
@@ -219,8 +219,8 @@ class WalletServiceTest {
                     new WalletUpdate(FieldUpdate.set("again"), FieldUpdate.keep(), Optional.empty()));
             Result<Wallet> unfreeze = setStatus(wallet, WalletStatus.ACTIVE);
 
-            assertThat(relabel.rejection().code()).isEqualTo("invalid_state");
-            assertThat(unfreeze.rejection().code()).isEqualTo("invalid_state");
+            assertThat(relabel.rejection()).isInstanceOf(Rejection.InvalidState.class);
+            assertThat(unfreeze.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ARCHIVED);
         }
     }
@@ -249,7 +249,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("900.000001"));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("900"));
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("100"));
             assertThat(outbox.ofType(EventType.WALLET_FUNDED)).hasSize(1);
@@ -278,7 +278,7 @@ class WalletServiceTest {
                     new Funding(first.wallet().id(), Usdc.parse("100")),
                     new Funding(missing, Usdc.parse("100"))));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.parse("10"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("990"));
         }
@@ -292,7 +292,7 @@ class WalletServiceTest {
                     new Funding(first.wallet().id(), Usdc.parse("600")),
                     new Funding(second.wallet().id(), Usdc.parse("400.01"))));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.ZERO);
             assertThat(reload(second).balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
@@ -343,7 +343,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("300.01")));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("300"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("700"));
         }
@@ -361,8 +361,8 @@ class WalletServiceTest {
             assertThat(archived.balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
             assertThat(outbox.typesAbout("wallet_id", wallet.wallet().id())).contains(EventType.WALLET_ARCHIVED);
-            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1")).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1")).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
         }
 
         @Test
@@ -373,7 +373,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.archive(org, wallet.wallet().id());
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ACTIVE);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("350"));
         }
@@ -402,7 +402,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.archive(org, wallet.wallet().id());
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ACTIVE);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("250"));
         }
