@@ -241,7 +241,7 @@ final class JdbiSmallStores {
         public void append(OutboxEvent event) {
             pipeline.send(APPEND, event.id().value(), event.event().orgId().value(),
                     event.event().type().wireName(), event.event().walletId().map(WalletId::value).orElse(null),
-                    Json.write(event.body()), Rows.timestamp(event.createdAt()));
+                    Json.write(EventJson.body(event)), Rows.timestamp(event.createdAt()));
         }
     }
 }

@@ -182,14 +182,13 @@ class EscrowMachineTest {
     }
 
     @Test
-    void theSettledEventNamesBothSidesTheAmountAndTheReason() {
-        DomainEvent event = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true), Cmd.TIMEOUT_AT_TIMEOUT.command, TIMEOUT_AT)
-                .value().events().get(0);
-        assertThat(event.walletId()).contains(FROM);
-        assertThat(event.payload()).containsEntry("escrow_id", ESCROW.value()).containsEntry("from_wallet", FROM.value())
-                .containsEntry("to_wallet", TO).containsEntry("recipient", RECEIVER).containsEntry("amount", "40.00")
-                .containsEntry("currency", "USDC").containsEntry("status", "refunded")
-                .containsEntry("settle_reason", "timeout").containsEntry("timestamp", "2026-04-01T13:00:00.000Z");
+    void theSettledEventCarriesTheEscrowAfterTheChangeInItsSendersOrder() {
+        Transition<Escrow> refunded = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true),
+                Cmd.TIMEOUT_AT_TIMEOUT.command, TIMEOUT_AT).value();
+        assertThat(refunded.events()).containsExactly(new DomainEvent.EscrowSettled(refunded.state(), TIMEOUT_AT));
+        assertThat(refunded.events().get(0).walletId()).contains(FROM);
+        assertThat(refunded.events().get(0).type()).isEqualTo(EventType.ESCROW_REFUNDED);
+        assertThat(refunded.state().settleReason()).contains("timeout");
     }
 
     private static Escrow escrow(EscrowStatus status, boolean withExpectedProof) {

@@ -7,6 +7,7 @@ import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
@@ -215,11 +216,8 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("800"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
             assertThat(lockTransactionOf(escrow).status()).isEqualTo(TransactionStatus.CONFIRMED);
-            assertThat(outbox.single(EventType.ESCROW_CREATED).event().payload())
-                    .containsEntry("escrow_id", escrow.id().value())
-                    .containsEntry("from_wallet", sender.wallet().id().value())
-                    .containsEntry("to_wallet", receiver.wallet().id().value())
-                    .containsEntry("amount", "200.00");
+            assertThat(outbox.single(EventType.ESCROW_CREATED, DomainEvent.EscrowCreated.class).escrow())
+                    .isEqualTo(escrow);
         }
 
         @Test
@@ -358,7 +356,7 @@ class EscrowServiceTest {
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(lockTransactionOf(escrow).status()).isEqualTo(TransactionStatus.FAILED);
             assertThat(outbox.ofType(EventType.ESCROW_REFUNDED)).singleElement()
-                    .satisfies(e -> assertThat(e.event().payload()).containsEntry("settle_reason", "lock_failed"));
+                    .satisfies(e -> assertThat(((DomainEvent.EscrowSettled) e.event()).escrow()).isEqualTo(escrow));
             assertThat(pay(sender, "300").isOk()).isTrue();
         }
     }
@@ -379,7 +377,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("800"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(receiver.wallet().address().base58())).isEqualTo(200_000_000L);
-            assertThat(outbox.typesAbout("escrow_id", escrow.id()))
+            assertThat(outbox.typesAbout(escrow.id()))
                     .containsExactly(EventType.ESCROW_CREATED, EventType.ESCROW_RELEASED);
         }
 
@@ -440,9 +438,8 @@ class EscrowServiceTest {
 
             assertThat(disputed.status()).isEqualTo(EscrowStatus.DISPUTED);
             assertThat(disputed.dispute()).hasValueSatisfying(d -> assertThat(d.reason()).isEqualTo("work not delivered"));
-            assertThat(outbox.single(EventType.ESCROW_DISPUTED).event().payload())
-                    .containsEntry("escrow_id", escrow.id().value())
-                    .containsEntry("evidence", EVIDENCE);
+            assertThat(outbox.single(EventType.ESCROW_DISPUTED, DomainEvent.EscrowDisputed.class).escrow())
+                    .isEqualTo(disputed);
             assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
         }
@@ -521,7 +518,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(sender.wallet().address().base58())).isEqualTo(1_000_000_000L);
-            assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
+            assertThat(outbox.typesAbout(escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
             assertThat(pay(sender, "300", longSession(sender)).isOk()).isTrue();
         }
 
@@ -562,7 +559,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.parse("0"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(receiver.wallet().address().base58())).isZero();
-            assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
+            assertThat(outbox.typesAbout(escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
         }
 
         @Test

@@ -5,6 +5,7 @@ import com.agentwallet.core.common.FieldUpdate;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
@@ -74,12 +75,10 @@ class PaymentServiceTest {
         assertThat(tx.memo()).contains("lunch");
         assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("474.50"));
         assertThat(core.ledger.balanceOf(PAYEE)).isEqualTo(25_500_000L);
-        assertThat(outbox.typesAbout("tx_id", tx.id()))
+        assertThat(outbox.typesAbout(tx.id()))
                 .containsExactly(EventType.TRANSACTION_PENDING, EventType.TRANSACTION_COMPLETED);
-        assertThat(outbox.single(EventType.TRANSACTION_COMPLETED).event().payload())
-                .containsEntry("amount", "25.50")
-                .containsEntry("recipient", PAYEE)
-                .containsEntry("policy_triggered", false);
+        assertThat(outbox.single(EventType.TRANSACTION_COMPLETED, DomainEvent.TransactionCompleted.class).tx())
+                .isEqualTo(tx);
     }
 
     @Test
@@ -539,7 +538,7 @@ class PaymentServiceTest {
             assertThat(Base64.getDecoder().decode(coSign.payload())).isNotEmpty();
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("700"));
             assertThat(core.ledger.executed()).noneMatch(i -> i instanceof LedgerInstruction.Pay);
-            assertThat(outbox.typesAbout("tx_id", held.id())).containsExactly(EventType.TRANSACTION_CO_SIGN_REQUIRED);
+            assertThat(outbox.typesAbout(held.id())).containsExactly(EventType.TRANSACTION_CO_SIGN_REQUIRED);
         }
 
         @Test
@@ -575,7 +574,7 @@ class PaymentServiceTest {
                     .satisfies(i -> assertThat(((LedgerInstruction.Pay) i).coSignature()).contains(signature));
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("700"));
             assertThat(core.ledger.balanceOf(PAYEE)).isEqualTo(300_000_000L);
-            assertThat(outbox.typesAbout("tx_id", held.id())).containsExactly(EventType.TRANSACTION_CO_SIGN_REQUIRED,
+            assertThat(outbox.typesAbout(held.id())).containsExactly(EventType.TRANSACTION_CO_SIGN_REQUIRED,
                     EventType.TRANSACTION_PENDING, EventType.TRANSACTION_COMPLETED);
         }
 
@@ -618,7 +617,7 @@ class PaymentServiceTest {
             assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
             assertThat(rejected.failureReason()).contains("not today");
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("2000"));
-            assertThat(outbox.typesAbout("tx_id", held.id())).endsWith(EventType.TRANSACTION_REJECTED);
+            assertThat(outbox.typesAbout(held.id())).endsWith(EventType.TRANSACTION_REJECTED);
             assertThat(pay(wallet, PAYEE, "299").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
             assertThat(pay(wallet, PAYEE, "701").transaction().status()).isEqualTo(TransactionStatus.PENDING_CO_SIGN);
         }
@@ -649,7 +648,7 @@ class PaymentServiceTest {
             assertThat(expiredOnTime).isEqualTo(1);
             assertThat(core.payments.get(org, held.id()).value().status()).isEqualTo(TransactionStatus.EXPIRED);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("2000"));
-            assertThat(outbox.typesAbout("tx_id", held.id())).endsWith(EventType.TRANSACTION_EXPIRED);
+            assertThat(outbox.typesAbout(held.id())).endsWith(EventType.TRANSACTION_EXPIRED);
             assertThat(pay(wallet, PAYEE, "299").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
 
@@ -766,7 +765,7 @@ class PaymentServiceTest {
             assertThat(failed.status()).isEqualTo(TransactionStatus.FAILED);
             assertThat(failed.failureReason()).hasValueSatisfying(r -> assertThat(r).contains("fake_rejection"));
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("500"));
-            assertThat(outbox.typesAbout("tx_id", failed.id()))
+            assertThat(outbox.typesAbout(failed.id()))
                     .containsExactly(EventType.TRANSACTION_PENDING, EventType.TRANSACTION_FAILED);
             assertThat(pay(wallet, PAYEE, "100").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         }
@@ -792,7 +791,7 @@ class PaymentServiceTest {
             assertThat(paysExecutedFor(pending.id())).isEqualTo(1);
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("430"));
             assertThat(core.ledger.balanceOf(PAYEE)).isEqualTo(70_000_000L);
-            assertThat(outbox.typesAbout("tx_id", pending.id()))
+            assertThat(outbox.typesAbout(pending.id()))
                     .containsExactly(EventType.TRANSACTION_PENDING, EventType.TRANSACTION_COMPLETED);
         }
 
@@ -823,10 +822,10 @@ class PaymentServiceTest {
 
             pay(wallet, PAYEE, "60");
 
-            assertThat(outbox.single(EventType.BALANCE_LOW).event().payload())
-                    .containsEntry("wallet_id", wallet.wallet().id().value())
-                    .containsEntry("current_balance", "90.00")
-                    .containsEntry("threshold", "100.00");
+            DomainEvent.BalanceLow low = outbox.single(EventType.BALANCE_LOW, DomainEvent.BalanceLow.class);
+            assertThat(low.wallet().id()).isEqualTo(wallet.wallet().id());
+            assertThat(low.wallet().balance()).isEqualTo(Usdc.parse("90"));
+            assertThat(low.threshold()).isEqualTo(Usdc.parse("100"));
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("590"));
             assertThat(orgBalance()).isEqualTo(orgBefore.minus(Usdc.parse("500")));
             assertThat(core.ledger.balanceOf(wallet.wallet().address().base58())).isEqualTo(590_000_000L);
@@ -885,7 +884,7 @@ class PaymentServiceTest {
         OutboxEvent announced = events.get(events.size() - 1);
         assertThat(announced.event().type()).isEqualTo(EventType.TRANSACTION_BLOCKED);
         Transaction recorded = core.payments.get(command.orgId(),
-                new TxId((String) announced.event().payload().get("tx_id"))).value();
+                ((DomainEvent.TransactionBlocked) announced.event()).tx().id()).value();
         assertThat(recorded.status()).isEqualTo(TransactionStatus.BLOCKED);
         assertThat(recorded.walletId()).isEqualTo(command.walletId());
         assertThat(recorded.violation()).contains(violation);

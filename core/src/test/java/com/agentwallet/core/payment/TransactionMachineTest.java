@@ -161,8 +161,9 @@ class TransactionMachineTest {
     @Test
     void theCompletedEventCarriesWhetherAPolicyIntervened() {
         Transaction untouched = tx(TransactionStatus.PENDING, TransactionType.PAYMENT).withPolicyTriggered(false);
-        DomainEvent event = accepted(untouched, Cmd.CONFIRM).events().get(0);
-        assertThat(event.payload()).containsEntry("policy_triggered", false);
+        Transition<Transaction> confirmed = accepted(untouched, Cmd.CONFIRM);
+        assertThat(confirmed.events()).containsExactly(new DomainEvent.TransactionCompleted(confirmed.state(), Cmd.CONFIRM.at));
+        assertThat(confirmed.state().policyTriggered()).isFalse();
     }
 
     /** Checks an ending without payment; {@code reason} null means "whatever the machine says, as long as the event agrees". */
