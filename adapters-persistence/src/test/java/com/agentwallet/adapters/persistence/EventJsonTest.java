@@ -1,45 +1,34 @@
 package com.agentwallet.adapters.persistence;
 
-import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.EventId;
-import com.agentwallet.core.id.OrgId;
-import com.agentwallet.core.id.PolicyId;
-import com.agentwallet.core.id.TxId;
-import com.agentwallet.core.id.WalletId;
-import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
-import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
-import com.agentwallet.core.payment.TransactionType;
-import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.policy.ViolationRule;
-import com.agentwallet.core.wallet.Wallet;
-import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
+import static com.agentwallet.core.testing.EventSubjects.ADDRESS;
+import static com.agentwallet.core.testing.EventSubjects.AT;
+import static com.agentwallet.core.testing.EventSubjects.POLICY;
+import static com.agentwallet.core.testing.EventSubjects.RECIPIENT;
+import static com.agentwallet.core.testing.EventSubjects.TX;
+import static com.agentwallet.core.testing.EventSubjects.WALLET;
+import static com.agentwallet.core.testing.EventSubjects.payment;
+import static com.agentwallet.core.testing.EventSubjects.wallet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The wire shape of single events: names, JSON types and order; EventCatalogueTest covers every event. */
 class EventJsonTest {
-    private static final Instant AT = Instant.parse("2026-04-01T12:00:00.250Z");
     private static final String TIMESTAMP = "2026-04-01T12:00:00.250Z";
     private static final Instant CREATED = Instant.parse("2026-04-01T12:00:01Z");
     private static final EventId EVENT = new EventId("evt_VVVVVVVVVVVVVVVVVVVVVVVV");
-    private static final OrgId ORG = new OrgId("org_OOOOOOOOOOOOOOOOOOOOOOOO");
-    private static final WalletId WALLET = new WalletId("wal_WWWWWWWWWWWWWWWWWWWWWWWW");
-    private static final TxId TX = new TxId("tx_TTTTTTTTTTTTTTTTTTTTTTTT");
-    private static final PolicyId POLICY = new PolicyId("pol_PPPPPPPPPPPPPPPPPPPPPPPP");
-    private static final String RECIPIENT = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
 
     @Test
     void transactionCompletedCarriesTheSpecFieldsWithTheirTypes() {
@@ -74,13 +63,12 @@ class EventJsonTest {
 
     @Test
     void walletCreatedCarriesTheAgentAndTheSolanaAddress() {
-        LedgerAddress address = new LedgerAddress(Base58.encode(new byte[32]));
-        Map<String, Object> body = body(new DomainEvent.WalletCreated(wallet(address, "0"), AT));
+        Map<String, Object> body = body(new DomainEvent.WalletCreated(wallet("0"), AT));
 
         assertThat(body.keySet()).containsExactly("event", "id", "created_at", "wallet_id", "agent_id",
                 "solana_address", "policy_id", "status", "timestamp");
         assertThat(body).containsEntry("event", "wallet.created").containsEntry("wallet_id", WALLET.value())
-                .containsEntry("agent_id", "agent-7").containsEntry("solana_address", address.base58())
+                .containsEntry("agent_id", "agent-7").containsEntry("solana_address", ADDRESS.base58())
                 .containsEntry("policy_id", POLICY.value()).containsEntry("status", "active")
                 .containsEntry("timestamp", TIMESTAMP);
     }
@@ -97,8 +85,7 @@ class EventJsonTest {
 
     @Test
     void theBodyIsTheEnvelopeThenTheFieldsThenTheTimestamp() {
-        Map<String, Object> body = body(new DomainEvent.BalanceLow(wallet(new LedgerAddress(Base58.encode(new byte[32])),
-                "4.2"), Usdc.parse("5"), AT));
+        Map<String, Object> body = body(new DomainEvent.BalanceLow(wallet("4.2"), Usdc.parse("5"), AT));
 
         assertThat(body).containsExactly(Map.entry("event", "balance.low"), Map.entry("id", EVENT.value()),
                 Map.entry("created_at", "2026-04-01T12:00:01.000Z"), Map.entry("wallet_id", WALLET.value()),
@@ -107,7 +94,7 @@ class EventJsonTest {
     }
 
     @Test
-    void theStoredTextKeepsTheOrderAndTheJsonTypes() {
+    void theWrittenTextKeepsTheRenderedOrderAndTheJsonTypes() {
         String json = Json.write(body(new DomainEvent.TransactionCompleted(payment(TransactionStatus.PENDING, "1")
                 .confirmed("5sig", 42L, AT), AT)));
 
@@ -118,14 +105,5 @@ class EventJsonTest {
 
     private static Map<String, Object> body(DomainEvent event) {
         return EventJson.body(new OutboxEvent(EVENT, event, CREATED));
-    }
-
-    private static Transaction payment(TransactionStatus status, String amount) {
-        return Transaction.open(TX, ORG, WALLET, TransactionType.PAYMENT, status, Usdc.parse(amount), RECIPIENT, AT);
-    }
-
-    private static Wallet wallet(LedgerAddress address, String balance) {
-        return new Wallet(WALLET, ORG, "agent-7", "label", POLICY, List.of(), WalletStatus.ACTIVE, address,
-                Usdc.parse(balance), SpendSummary.EMPTY, 0, Optional.empty(), AT, AT);
     }
 }
