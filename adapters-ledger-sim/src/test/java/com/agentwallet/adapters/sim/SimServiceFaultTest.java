@@ -204,7 +204,7 @@ class SimServiceFaultTest {
             Result<PaymentResult> result = core.payments.pay(new PayCommand(from.org().id(), from.id(), to, amount,
                     Optional.empty(), Optional.empty(), false, Optional.of(from.created().session()), Optional.empty()));
             if (!result.isOk()) {
-                return result.rejection().code();
+                return result.rejection().getClass().getSimpleName();
             }
             Transaction tx = result.value().transaction();
             if (tx.status() != TransactionStatus.PENDING_CO_SIGN) {
@@ -222,14 +222,14 @@ class SimServiceFaultTest {
             WalletRef to = pick(wallets);
             Usdc amount = Usdc.ofMicros(1_000_000 + random.nextInt(400_000_000));
             Result<Wallet> result = core.wallets.fund(to.org().id(), to.id(), amount);
-            return result.isOk() ? "ok" : result.rejection().code();
+            return result.isOk() ? "ok" : result.rejection().getClass().getSimpleName();
         }
 
         private String withdraw() {
             WalletRef from = pick(wallets);
             Usdc amount = Usdc.ofMicros(1_000_000 + random.nextInt(100_000_000));
             Result<Wallet> result = core.wallets.withdraw(from.org().id(), from.id(), Optional.of(amount));
-            return result.isOk() ? "ok" : result.rejection().code();
+            return result.isOk() ? "ok" : result.rejection().getClass().getSimpleName();
         }
 
         private String lockEscrow() {
@@ -240,7 +240,7 @@ class SimServiceFaultTest {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(from.org().id(), from.id(), to,
                     Usdc.ofMicros(1_000_000 + random.nextInt(150_000_000)), "task", 60 + random.nextInt(7200), expected,
                     Optional.of(from.created().session())));
-            return result.isOk() ? result.value().status().wireName() : result.rejection().code();
+            return result.isOk() ? result.value().status().wireName() : result.rejection().getClass().getSimpleName();
         }
 
         private String completeEscrow() {
@@ -250,7 +250,7 @@ class SimServiceFaultTest {
             }
             String proof = escrow.get().expectedProof().orElse(Hashing.sha256Hex("any output"));
             Result<Escrow> result = core.escrows.complete(Requester.of(escrow.get().orgId()), escrow.get().id(), Proof.OUTPUT_HASH, proof);
-            return result.isOk() ? result.value().status().wireName() : result.rejection().code();
+            return result.isOk() ? result.value().status().wireName() : result.rejection().getClass().getSimpleName();
         }
 
         private String disputeEscrow() {
@@ -261,7 +261,7 @@ class SimServiceFaultTest {
             try {
                 Result<Escrow> result = core.escrows.dispute(Requester.of(escrow.get().orgId()), escrow.get().id(), "not delivered",
                         Hashing.sha256Hex("evidence"));
-                return result.isOk() ? result.value().status().wireName() : result.rejection().code();
+                return result.isOk() ? result.value().status().wireName() : result.rejection().getClass().getSimpleName();
             } catch (LedgerUnavailableException e) {
                 ledgerRefusedAdmin.add(e.getMessage());
                 return "ledger unavailable";
@@ -275,7 +275,7 @@ class SimServiceFaultTest {
             }
             EscrowCommand.Outcome outcome = random.nextBoolean() ? EscrowCommand.Outcome.RELEASE : EscrowCommand.Outcome.REFUND;
             Result<Escrow> result = core.escrows.resolve(escrow.get().orgId(), escrow.get().id(), outcome);
-            return result.isOk() ? result.value().status().wireName() : result.rejection().code();
+            return result.isOk() ? result.value().status().wireName() : result.rejection().getClass().getSimpleName();
         }
 
         // ------------------------------------------------------------ the end

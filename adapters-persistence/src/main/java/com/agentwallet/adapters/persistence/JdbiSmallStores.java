@@ -224,7 +224,7 @@ final class JdbiSmallStores {
                 .and("org_id", Columns.Type.TEXT, event -> event.event().orgId().value())
                 .and("type", Columns.Type.TEXT, event -> event.event().type().wireName())
                 .and("wallet_id", Columns.Type.TEXT, event -> event.event().walletId().map(WalletId::value).orElse(null))
-                .and("body", Columns.Type.JSONB, event -> Json.write(event.body()))
+                .and("body", Columns.Type.JSONB, event -> Json.write(EventJson.body(event)))
                 .and("created_at", Columns.Type.TIMESTAMPTZ, event -> Rows.timestamp(event.createdAt()))
                 .insertInto("outbox_events", "");
 

@@ -112,9 +112,9 @@ class ConcurrencyTest {
         Map<String, Long> counts = race.counts();
         print("one wallet, N=" + payments, race);
         assertThat(race.results()).hasSize(threads * attemptsPerThread);
-        assertThat(counts).containsOnlyKeys("confirmed", "insufficient_funds")
+        assertThat(counts).containsOnlyKeys("confirmed", "InsufficientFunds")
                 .containsEntry("confirmed", (long) payments)
-                .containsEntry("insufficient_funds", (long) threads * attemptsPerThread - payments);
+                .containsEntry("InsufficientFunds", (long) threads * attemptsPerThread - payments);
         assertThat(walletBalance(jdbi, wallet.wallet().id())).isZero();
         assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'payment'")).isEqualTo(payments);
         assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'payment' AND status = 'confirmed'"))
@@ -151,9 +151,9 @@ class ConcurrencyTest {
 
         int attempts = threads * attemptsPerThread;
         print("day cap of K=" + capPayments + " payments (" + cap + ")", race);
-        assertThat(race.counts()).containsOnlyKeys("confirmed", "policy_violation:max_per_day")
+        assertThat(race.counts()).containsOnlyKeys("confirmed", "PolicyViolated:max_per_day")
                 .containsEntry("confirmed", (long) capPayments)
-                .containsEntry("policy_violation:max_per_day", (long) attempts - capPayments);
+                .containsEntry("PolicyViolated:max_per_day", (long) attempts - capPayments);
         long confirmedTotal = number(jdbi, "SELECT coalesce(sum(amount_micros), 0) FROM transactions "
                 + "WHERE type = 'payment' AND status = 'confirmed'");
         assertThat(confirmedTotal).isEqualTo(cap.micros()).isLessThanOrEqualTo(cap.micros());
@@ -201,9 +201,9 @@ class ConcurrencyTest {
 
         int attempts = threads * attemptsPerThread;
         print(walletCount + " wallets, day cap of K=" + capPayments + " payments each", race);
-        assertThat(race.counts()).containsOnlyKeys("confirmed", "policy_violation:max_per_day")
+        assertThat(race.counts()).containsOnlyKeys("confirmed", "PolicyViolated:max_per_day")
                 .containsEntry("confirmed", (long) walletCount * capPayments)
-                .containsEntry("policy_violation:max_per_day", (long) attempts - walletCount * capPayments);
+                .containsEntry("PolicyViolated:max_per_day", (long) attempts - walletCount * capPayments);
         for (FundedWallet wallet : wallets) {
             String id = wallet.wallet().id().value();
             assertThat(number(jdbi, "SELECT spend_day_micros FROM wallets WHERE id = ?", id)).isEqualTo(cap.micros());
@@ -291,8 +291,8 @@ class ConcurrencyTest {
 
         print("20 wallets, fundings + payments + auto-topup", race);
         assertThat(race.results()).hasSize(threads * operationsPerThread);
-        assertThat(race.counts().keySet()).isSubsetOf(Set.of("pay confirmed", "pay insufficient_funds", "fund ok",
-                "fund insufficient_funds", "batch ok", "batch insufficient_funds"));
+        assertThat(race.counts().keySet()).isSubsetOf(Set.of("pay confirmed", "pay InsufficientFunds", "fund ok",
+                "fund InsufficientFunds", "batch ok", "batch InsufficientFunds"));
         assertThat(race.counts()).containsKeys("pay confirmed", "fund ok", "batch ok");
         assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE status NOT IN ('confirmed', 'blocked')"))
                 .as("nothing left pending or failed").isZero();
@@ -418,15 +418,16 @@ class ConcurrencyTest {
         }
     }
 
-    /** A use case's answer as one word: the final status of the transaction, "ok", or the refusal's code (and rule). */
+    /** A use case's answer as one word: the final status of the transaction, "ok", or the refusal's kind (and rule). */
     private static String outcome(Result<?> result) {
         if (result.isOk()) {
             return result.value() instanceof PaymentResult paid
                     ? paid.transaction().status().wireName() : "ok";
         }
         Rejection rejection = result.rejection();
+        String kind = rejection.getClass().getSimpleName();
         return rejection instanceof Rejection.PolicyViolated violated
-                ? rejection.code() + ":" + violated.violation().rule().wireName() : rejection.code();
+                ? kind + ":" + violated.violation().rule().wireName() : kind;
     }
 
     private static void print(String scenario, Race<String> race) {

@@ -187,7 +187,7 @@ class PostgresUseCasesTest {
 
         assertThat(result.rejection()).isInstanceOfSatisfying(Rejection.PolicyViolated.class, violated -> {
             assertThat(violated.violation().rule()).isEqualTo(ViolationRule.MAX_PER_TX);
-            assertThat(violated.code()).isEqualTo("policy_violation");
+            assertThat(violated).isInstanceOf(Rejection.PolicyViolated.class);
         });
         List<Transaction> payments = core.payments.list(org, new TransactionStore.Query(Optional.of(wallet.wallet().id()),
                 Optional.empty(), Optional.of(TransactionType.PAYMENT), Optional.empty(), Optional.empty()),
@@ -324,8 +324,8 @@ class PostgresUseCasesTest {
                 new Funding(a.wallet().id(), Usdc.parse("10")), new Funding(new WalletId("wal_" + "q".repeat(24)),
                         Usdc.parse("10"))));
 
-        assertThat(tooMuch.rejection().code()).isEqualTo("insufficient_funds");
-        assertThat(missingWallet.rejection().code()).isEqualTo("not_found");
+        assertThat(tooMuch.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
+        assertThat(missingWallet.rejection()).isInstanceOf(Rejection.NotFound.class);
         assertThat(orgBalance(jdbi, org)).isEqualTo(micros("100"));
         assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'funding'")).isZero();
         assertThat(number(jdbi, "SELECT coalesce(sum(balance_micros), 0) FROM wallets")).isZero();
@@ -383,7 +383,7 @@ class PostgresUseCasesTest {
         assertThat(second.replayed()).isTrue();
         assertThat(second.transaction().id()).isEqualTo(first.transaction().id());
         assertThat(second.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
-        assertThat(otherBody.rejection().code()).isEqualTo("idempotency_conflict");
+        assertThat(otherBody.rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
         assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(micros("70"));
         assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'payment'")).isOne();
         assertThat(number(jdbi, "SELECT count(*) FROM idempotency_keys WHERE org_id = ?", org.value())).isOne();

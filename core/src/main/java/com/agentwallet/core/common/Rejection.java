@@ -6,16 +6,42 @@ import com.agentwallet.core.policy.Violation;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Why a request was refused, by name. Each kind maps to one error code of the contract; the HTTP
- * adapter owns the mapping to status codes. A refused request changed nothing, except that a
- * policy violation is recorded as a {@code blocked} transaction (the contract asks for that).
+ * Why a request was refused, by name. The driving adapters decide how each kind looks to their
+ * callers (the HTTP adapter's error codes and statuses). A refused request changed nothing, except
+ * that a policy violation is recorded as a {@code blocked} transaction (the contract asks for that).
  */
 public sealed interface Rejection {
 
-    /** The contract's error code. */
-    String code();
-
     String message();
+
+    /** Answers {@code cases}' method for this kind of rejection. */
+    <R> R match(Cases<R> cases);
+
+    /**
+     * One method per kind of rejection: what an adapter implements to answer every kind. Java 17 has
+     * no pattern switch over a sealed type, so this is how the compiler names a kind an adapter forgot.
+     */
+    interface Cases<R> {
+        R notFound(NotFound rejection);
+
+        R invalidState(InvalidState rejection);
+
+        R alreadyExists(AlreadyExists rejection);
+
+        R idempotencyConflict(IdempotencyConflict rejection);
+
+        R policyViolated(PolicyViolated rejection);
+
+        R insufficientFunds(InsufficientFunds rejection);
+
+        R proofMismatch(ProofMismatch rejection);
+
+        R sameCredential(SameCredential rejection);
+
+        R forbidden(Forbidden rejection);
+
+        R invalidInput(InvalidInput rejection);
+    }
 
     record NotFound(String resource, String id) implements Rejection {
         public NotFound {
@@ -24,13 +50,13 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "not_found";
+        public String message() {
+            return "No such " + resource + ": '" + id + "'";
         }
 
         @Override
-        public String message() {
-            return "No such " + resource + ": '" + id + "'";
+        public <R> R match(Cases<R> cases) {
+            return cases.notFound(this);
         }
     }
 
@@ -40,8 +66,8 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "invalid_state";
+        public <R> R match(Cases<R> cases) {
+            return cases.invalidState(this);
         }
     }
 
@@ -51,8 +77,8 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "already_exists";
+        public <R> R match(Cases<R> cases) {
+            return cases.alreadyExists(this);
         }
     }
 
@@ -62,30 +88,30 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "idempotency_conflict";
-        }
-
-        @Override
         public String message() {
             return "Idempotency key '" + key + "' was already used with a different request";
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.idempotencyConflict(this);
+        }
     }
 
-    /** A failed check of the enforcement order; the session-token check has a code of its own. */
+    /** A failed check of the enforcement order, the session-token check included. */
     record PolicyViolated(Violation violation) implements Rejection {
         public PolicyViolated {
             requireNonNull(violation, "violation is null");
         }
 
         @Override
-        public String code() {
-            return violation.rule().errorCode();
+        public String message() {
+            return violation.describe();
         }
 
         @Override
-        public String message() {
-            return violation.describe();
+        public <R> R match(Cases<R> cases) {
+            return cases.policyViolated(this);
         }
     }
 
@@ -95,33 +121,33 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "insufficient_funds";
+        public <R> R match(Cases<R> cases) {
+            return cases.insufficientFunds(this);
         }
     }
 
     record ProofMismatch() implements Rejection {
         @Override
-        public String code() {
-            return "proof_mismatch";
+        public String message() {
+            return "The proof does not match the escrow's expected proof; nothing was released";
         }
 
         @Override
-        public String message() {
-            return "The proof does not match the escrow's expected proof; nothing was released";
+        public <R> R match(Cases<R> cases) {
+            return cases.proofMismatch(this);
         }
     }
 
     /** A co-signature or rejection by the very credential that made the payment: two credentials must agree. */
     record SameCredential() implements Rejection {
         @Override
-        public String code() {
-            return "same_credential";
+        public String message() {
+            return "The credential that made this payment cannot co-sign or reject it; use another operator's key";
         }
 
         @Override
-        public String message() {
-            return "The credential that made this payment cannot co-sign or reject it; use another operator's key";
+        public <R> R match(Cases<R> cases) {
+            return cases.sameCredential(this);
         }
     }
 
@@ -136,8 +162,8 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "insufficient_permissions";
+        public <R> R match(Cases<R> cases) {
+            return cases.forbidden(this);
         }
     }
 
@@ -149,8 +175,8 @@ public sealed interface Rejection {
         }
 
         @Override
-        public String code() {
-            return "validation_error";
+        public <R> R match(Cases<R> cases) {
+            return cases.invalidInput(this);
         }
     }
 }

@@ -1,15 +1,11 @@
 package com.agentwallet.core.event;
 
-import com.agentwallet.core.common.Timestamps;
-import com.agentwallet.core.escrow.Dispute;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
-import com.agentwallet.core.id.TxId;
-import com.agentwallet.core.id.TypedId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.id.WebhookId;
 import com.agentwallet.core.money.Usdc;
@@ -17,21 +13,18 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.FieldChange;
-import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The events of the catalogue, each with the payload fields a receiver gets (snake_case, wire
- * formatted). The outbox adds {@code event}, {@code id} and {@code created_at} when it stores one.
- * An event about a transaction, wallet or escrow is made from that object's state after the change,
- * so its fields carry the names and values the REST resource answers (docs/API.md, "Event payloads").
+ * The events of the catalogue, as domain data: each holds the state of the transaction, wallet or
+ * escrow after the change it announces, or the typed values it reports, and the instant of the
+ * change. What a receiver gets on the wire (names, formats, the envelope) is the adapter's, which
+ * renders each event when it writes it to the outbox (docs/API.md, "Event payloads").
  */
 public sealed interface DomainEvent {
 
@@ -44,13 +37,50 @@ public sealed interface DomainEvent {
 
     Instant at();
 
-    /** The payload fields of the event, without the envelope. */
-    Map<String, Object> payload();
+    /** Answers {@code cases}' method for this kind of event. */
+    <R> R match(Cases<R> cases);
 
     /**
-     * An event about a transaction: {@code wallet_id}, {@code tx_id}, {@code type}, {@code status},
-     * the amount, {@code currency} and {@code recipient}, then its own fields and {@code timestamp}.
+     * One method per kind of event: what an adapter implements to render every kind. Java 17 has no
+     * pattern switch over a sealed type, so this is how the compiler names a kind a renderer forgot.
      */
+    interface Cases<R> {
+        R transactionCompleted(TransactionCompleted event);
+
+        R transactionBlocked(TransactionBlocked event);
+
+        R transactionPending(TransactionPending event);
+
+        R transactionCoSignRequired(TransactionCoSignRequired event);
+
+        R transactionEnded(TransactionEnded event);
+
+        R walletCreated(WalletCreated event);
+
+        R walletBalanceMoved(WalletBalanceMoved event);
+
+        R walletStatusChanged(WalletStatusChanged event);
+
+        R balanceLow(BalanceLow event);
+
+        R policyUpdated(PolicyUpdated event);
+
+        R policyExpired(PolicyExpired event);
+
+        R escrowCreated(EscrowCreated event);
+
+        R escrowSettled(EscrowSettled event);
+
+        R escrowDisputed(EscrowDisputed event);
+
+        R orgDepositConfirmed(OrgDepositConfirmed event);
+
+        R exportReady(ExportReady event);
+
+        R ping(Ping event);
+    }
+
+    /** An event about a transaction, delivered in order with its wallet's events. */
     sealed interface OfTransaction extends DomainEvent {
         Transaction tx();
 
@@ -63,7 +93,7 @@ public sealed interface DomainEvent {
         }
     }
 
-    /** An event about a wallet: {@code wallet_id}, {@code agent_id}, its own fields, then {@code timestamp}. */
+    /** An event about a wallet, delivered in order with its other events. */
     sealed interface OfWallet extends DomainEvent {
         Wallet wallet();
 
@@ -76,11 +106,7 @@ public sealed interface DomainEvent {
         }
     }
 
-    /**
-     * An event about an escrow, delivered in order with its sender's events: {@code escrow_id},
-     * {@code from_wallet}, {@code to_wallet}, {@code recipient}, {@code amount}, {@code currency},
-     * {@code status}, its own fields, then {@code timestamp}.
-     */
+    /** An event about an escrow, delivered in order with its sender's events. */
     sealed interface OfEscrow extends DomainEvent {
         Escrow escrow();
 
@@ -102,13 +128,12 @@ public sealed interface DomainEvent {
             return EventType.TRANSACTION_COMPLETED;
         }
 
-        public Map<String, Object> payload() {
-            return transactionFields(tx, "amount", at, "tx_signature", tx.signature().orElseThrow(),
-                    "policy_triggered", tx.policyTriggered(), "on_chain_slot", tx.slot().orElseThrow());
+        public <R> R match(Cases<R> cases) {
+            return cases.transactionCompleted(this);
         }
     }
 
-    /** A payment or escrow lock that failed a policy check; its amount is {@code attempted_amount}, as the spec names it. */
+    /** A payment or escrow lock that failed a policy check; the transaction carries the violation. */
     record TransactionBlocked(Transaction tx, Instant at) implements OfTransaction {
         public TransactionBlocked {
             requireStatus(tx, TransactionStatus.BLOCKED);
@@ -118,10 +143,8 @@ public sealed interface DomainEvent {
             return EventType.TRANSACTION_BLOCKED;
         }
 
-        public Map<String, Object> payload() {
-            Violation violation = tx.violation().orElseThrow();
-            return transactionFields(tx, "attempted_amount", at, "violation", fields("rule", violation.rule().wireName(),
-                    "limit", violation.limit(), "attempted", violation.attempted()));
+        public <R> R match(Cases<R> cases) {
+            return cases.transactionBlocked(this);
         }
     }
 
@@ -134,8 +157,8 @@ public sealed interface DomainEvent {
             return EventType.TRANSACTION_PENDING;
         }
 
-        public Map<String, Object> payload() {
-            return transactionFields(tx, "amount", at);
+        public <R> R match(Cases<R> cases) {
+            return cases.transactionPending(this);
         }
     }
 
@@ -149,9 +172,8 @@ public sealed interface DomainEvent {
             return EventType.TRANSACTION_CO_SIGN_REQUIRED;
         }
 
-        public Map<String, Object> payload() {
-            return transactionFields(tx, "amount", at,
-                    "co_sign_expires_at", Timestamps.format(tx.coSign().orElseThrow().expiresAt()));
+        public <R> R match(Cases<R> cases) {
+            return cases.transactionCoSignRequired(this);
         }
     }
 
@@ -169,8 +191,8 @@ public sealed interface DomainEvent {
             };
         }
 
-        public Map<String, Object> payload() {
-            return transactionFields(tx, "amount", at, "failure_reason", tx.failureReason().orElseThrow());
+        public <R> R match(Cases<R> cases) {
+            return cases.transactionEnded(this);
         }
     }
 
@@ -179,15 +201,14 @@ public sealed interface DomainEvent {
             return EventType.WALLET_CREATED;
         }
 
-        public Map<String, Object> payload() {
-            return walletFields(wallet, at, "solana_address", wallet.address().base58(),
-                    "policy_id", wallet.policyId().value(), "status", wallet.status().wireName());
+        public <R> R match(Cases<R> cases) {
+            return cases.walletCreated(this);
         }
     }
 
     /**
      * Funds allocated to ({@code wallet.funded}) or withdrawn from ({@code wallet.withdrawn}) a
-     * wallet by the confirmed transaction {@code tx}; {@code usdc_balance} is the wallet's balance after it.
+     * wallet by the confirmed transaction {@code tx}; {@code wallet} holds the balance after it.
      */
     record WalletBalanceMoved(Wallet wallet, Transaction tx, Instant at) implements OfWallet {
         public WalletBalanceMoved {
@@ -201,9 +222,8 @@ public sealed interface DomainEvent {
             return tx.type() == TransactionType.FUNDING ? EventType.WALLET_FUNDED : EventType.WALLET_WITHDRAWN;
         }
 
-        public Map<String, Object> payload() {
-            return walletFields(wallet, at, "tx_id", tx.id().value(), "amount", tx.amount().toString(),
-                    "currency", Usdc.CURRENCY, "usdc_balance", wallet.balance().toString());
+        public <R> R match(Cases<R> cases) {
+            return cases.walletBalanceMoved(this);
         }
     }
 
@@ -220,20 +240,19 @@ public sealed interface DomainEvent {
             };
         }
 
-        public Map<String, Object> payload() {
-            return walletFields(wallet, at, "status", wallet.status().wireName());
+        public <R> R match(Cases<R> cases) {
+            return cases.walletStatusChanged(this);
         }
     }
 
-    /** A debit took the wallet's balance ({@code current_balance}) below its auto-topup trigger ({@code threshold}). */
+    /** A debit took the wallet's balance below its auto-topup trigger, {@code threshold}. */
     record BalanceLow(Wallet wallet, Usdc threshold, Instant at) implements OfWallet {
         public EventType type() {
             return EventType.BALANCE_LOW;
         }
 
-        public Map<String, Object> payload() {
-            return walletFields(wallet, at, "current_balance", wallet.balance().toString(),
-                    "threshold", threshold.toString(), "currency", Usdc.CURRENCY);
+        public <R> R match(Cases<R> cases) {
+            return cases.balanceLow(this);
         }
     }
 
@@ -251,9 +270,8 @@ public sealed interface DomainEvent {
             return Optional.empty();
         }
 
-        public Map<String, Object> payload() {
-            return fields("policy_id", policyId.value(), "version", version, "changes", FieldChange.toPayload(changes),
-                    "timestamp", Timestamps.format(at));
+        public <R> R match(Cases<R> cases) {
+            return cases.policyUpdated(this);
         }
     }
 
@@ -269,9 +287,8 @@ public sealed interface DomainEvent {
             return EventType.POLICY_EXPIRED;
         }
 
-        public Map<String, Object> payload() {
-            return walletFields(wallet, at, "policy_id", wallet.policyId().value(), "expiry", Timestamps.format(expiry),
-                    "status", wallet.status().wireName());
+        public <R> R match(Cases<R> cases) {
+            return cases.policyExpired(this);
         }
     }
 
@@ -284,13 +301,12 @@ public sealed interface DomainEvent {
             return EventType.ESCROW_CREATED;
         }
 
-        public Map<String, Object> payload() {
-            return escrowFields(escrow, at, "timeout_at", Timestamps.format(escrow.timeoutAt()),
-                    "lock_tx_id", escrow.lockTx().value());
+        public <R> R match(Cases<R> cases) {
+            return cases.escrowCreated(this);
         }
     }
 
-    /** An escrow settled: released to the receiver, or refunded to the sender ({@code settle_reason} says why). */
+    /** An escrow settled: released to the receiver, or refunded to the sender (its settle reason says why). */
     record EscrowSettled(Escrow escrow, Instant at) implements OfEscrow {
         public EscrowSettled {
             requireStatus(escrow, EscrowStatus.RELEASED, EscrowStatus.REFUNDED);
@@ -300,9 +316,8 @@ public sealed interface DomainEvent {
             return escrow.status() == EscrowStatus.RELEASED ? EventType.ESCROW_RELEASED : EventType.ESCROW_REFUNDED;
         }
 
-        public Map<String, Object> payload() {
-            return escrowFields(escrow, at, "settle_reason", escrow.settleReason().orElseThrow(),
-                    "settle_tx_id", escrow.settleTx().map(TxId::value).orElse(null));
+        public <R> R match(Cases<R> cases) {
+            return cases.escrowSettled(this);
         }
     }
 
@@ -315,13 +330,12 @@ public sealed interface DomainEvent {
             return EventType.ESCROW_DISPUTED;
         }
 
-        public Map<String, Object> payload() {
-            Dispute dispute = escrow.dispute().orElseThrow();
-            return escrowFields(escrow, at, "reason", dispute.reason(), "evidence", dispute.evidence());
+        public <R> R match(Cases<R> cases) {
+            return cases.escrowDisputed(this);
         }
     }
 
-    /** A deposit reached the organisation's treasury; {@code usdc_balance} is the treasury after it. */
+    /** A deposit of {@code amount} reached the organisation's treasury, which then held {@code balance}. */
     record OrgDepositConfirmed(OrgId orgId, Usdc amount, Usdc balance, Instant at) implements DomainEvent {
         public EventType type() {
             return EventType.ORG_DEPOSIT_CONFIRMED;
@@ -331,16 +345,12 @@ public sealed interface DomainEvent {
             return Optional.empty();
         }
 
-        public Map<String, Object> payload() {
-            return fields("org_id", orgId.value(), "amount", amount.toString(), "currency", Usdc.CURRENCY,
-                    "usdc_balance", balance.toString(), "timestamp", Timestamps.format(at));
+        public <R> R match(Cases<R> cases) {
+            return cases.orgDepositConfirmed(this);
         }
     }
 
-    /**
-     * An export's file can be downloaded: the job's fields as {@code GET /transactions/exports/{id}}
-     * answers them (filters null when not set) and {@code download_path}, relative to the base URL.
-     */
+    /** An export's file is ready to be downloaded; the event happened when the job completed. */
     record ExportReady(ExportJob job) implements DomainEvent {
         public ExportReady {
             if (job.status() != ExportStatus.READY) {
@@ -364,13 +374,8 @@ public sealed interface DomainEvent {
             return job.completedAt().orElseThrow();
         }
 
-        public Map<String, Object> payload() {
-            return fields("export_id", job.id().value(), "status", job.status().wireName(),
-                    "format", job.format().wireName(), "wallet_id", job.walletId().map(TypedId::value).orElse(null),
-                    "from", job.from().map(Timestamps::format).orElse(null),
-                    "to", job.to().map(Timestamps::format).orElse(null), "row_count", job.rowCount().orElseThrow(),
-                    "download_path", "/transactions/exports/" + job.id().value() + "/download",
-                    "timestamp", Timestamps.format(at()));
+        public <R> R match(Cases<R> cases) {
+            return cases.exportReady(this);
         }
     }
 
@@ -383,40 +388,9 @@ public sealed interface DomainEvent {
             return Optional.empty();
         }
 
-        public Map<String, Object> payload() {
-            return fields("webhook_id", webhookId.value(), "timestamp", Timestamps.format(at));
+        public <R> R match(Cases<R> cases) {
+            return cases.ping(this);
         }
-    }
-
-    private static Map<String, Object> fields(Object... namesAndValues) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            fields.put((String) namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return fields;
-    }
-
-    /** {@code leading} fields, then the event's {@code own} fields, then {@code timestamp}. */
-    private static Map<String, Object> framed(Map<String, Object> leading, Instant at, Object... own) {
-        leading.putAll(fields(own));
-        leading.put("timestamp", Timestamps.format(at));
-        return leading;
-    }
-
-    private static Map<String, Object> transactionFields(Transaction tx, String amountField, Instant at, Object... own) {
-        return framed(fields("wallet_id", tx.walletId().value(), "tx_id", tx.id().value(), "type", tx.type().wireName(),
-                "status", tx.status().wireName(), amountField, tx.amount().toString(), "currency", Usdc.CURRENCY,
-                "recipient", tx.recipient()), at, own);
-    }
-
-    private static Map<String, Object> walletFields(Wallet wallet, Instant at, Object... own) {
-        return framed(fields("wallet_id", wallet.id().value(), "agent_id", wallet.agentId()), at, own);
-    }
-
-    private static Map<String, Object> escrowFields(Escrow escrow, Instant at, Object... own) {
-        return framed(fields("escrow_id", escrow.id().value(), "from_wallet", escrow.fromWallet().value(),
-                "to_wallet", escrow.toWallet(), "recipient", escrow.receiver(), "amount", escrow.amount().toString(),
-                "currency", Usdc.CURRENCY, "status", escrow.status().wireName()), at, own);
     }
 
     private static void requireStatus(Transaction tx, TransactionStatus... allowed) {

@@ -1,11 +1,8 @@
 package com.agentwallet.core.event;
 
-import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.id.EventId;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,15 +12,5 @@ public record OutboxEvent(EventId id, DomainEvent event, Instant createdAt) {
         requireNonNull(id, "id is null");
         requireNonNull(event, "event is null");
         requireNonNull(createdAt, "createdAt is null");
-    }
-
-    /** The delivered body: {@code event}, {@code id}, {@code created_at}, then the payload fields. */
-    public Map<String, Object> body() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("event", event.type().wireName());
-        body.put("id", id.value());
-        body.put("created_at", Timestamps.format(createdAt));
-        body.putAll(event.payload());
-        return body;
     }
 }

@@ -5,7 +5,9 @@ import com.agentwallet.core.common.WireNamed;
 /**
  * The checks of a payment, in the order they run; the first that fails names the violation.
  * {@link #REQUIRE_CO_SIGN} applies to escrow locks only, which cannot carry a co-signature: an
- * escrow at or above the co-sign threshold would otherwise be a way around it.
+ * escrow at or above the co-sign threshold would otherwise be a way around it. A rule's
+ * {@link #wireName()} is the spec's name of the rule, stored with a blocked transaction; which error
+ * a violation answers with is for the driving adapter to say.
  */
 public enum ViolationRule implements WireNamed {
     SESSION_TOKEN,
@@ -16,10 +18,5 @@ public enum ViolationRule implements WireNamed {
     MAX_PER_MONTH,
     VELOCITY_CAP,
     POLICY_EXPIRED,
-    REQUIRE_CO_SIGN;
-
-    /** The error code of the contract: a bad session token is an authentication failure of its own. */
-    public String errorCode() {
-        return this == SESSION_TOKEN ? "session_token_invalid" : "policy_violation";
-    }
+    REQUIRE_CO_SIGN
 }

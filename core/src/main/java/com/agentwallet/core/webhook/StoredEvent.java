@@ -12,8 +12,8 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An event of the outbox as a delivery reads it back: its delivered body ({@code event}, {@code id},
- * {@code created_at} and the payload fields, some of which may be null).
+ * An event of the outbox as a delivery reads it back: the JSON body the outbox's adapter rendered when
+ * it appended the event, which the core hands to the transport unread (values may be null).
  */
 public record StoredEvent(EventId id, OrgId orgId, EventType type, Map<String, Object> body, Instant createdAt) {
     public StoredEvent {

@@ -1,5 +1,6 @@
 package com.agentwallet.core.auth;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.testing.CoreFixture;
 import org.junit.jupiter.api.Test;
@@ -102,7 +103,7 @@ class ApiKeyServiceTest {
         IssuedKey issued = keys.issue(org, Role.ADMIN).value();
         OrgId other = core.organisations.create("Other").id();
 
-        assertThat(keys.revoke(other, issued.key().id()).rejection().code()).isEqualTo("not_found");
+        assertThat(keys.revoke(other, issued.key().id()).rejection()).isInstanceOf(Rejection.NotFound.class);
         assertThat(keys.authenticate(issued.secret())).isPresent();
     }
 

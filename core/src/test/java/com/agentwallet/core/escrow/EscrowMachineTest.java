@@ -1,5 +1,6 @@
 package com.agentwallet.core.escrow;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.event.DomainEvent;
@@ -107,7 +108,7 @@ class EscrowMachineTest {
             for (Cmd cmd : Cmd.values()) {
                 if (!isLegal(status, cmd)) {
                     boolean mismatch = status == EscrowStatus.LOCKED && cmd == Cmd.COMPLETE_WITH_MISMATCHING_PROOF;
-                    pairs.add(Arguments.of(status, cmd, mismatch ? "proof_mismatch" : "invalid_state"));
+                    pairs.add(Arguments.of(status, cmd, mismatch ? Rejection.ProofMismatch.class : Rejection.InvalidState.class));
                 }
             }
         }
@@ -164,10 +165,10 @@ class EscrowMachineTest {
 
     @ParameterizedTest(name = "{0} x {1} is refused with {2}")
     @MethodSource("illegal")
-    void everyOtherCommandIsRefusedByName(EscrowStatus from, Cmd cmd, String code) {
+    void everyOtherCommandIsRefusedByName(EscrowStatus from, Cmd cmd, Class<? extends Rejection> kind) {
         Result<Transition<Escrow>> result = EscrowMachine.apply(escrow(from, cmd.withExpectedProof), cmd.command, cmd.at);
         assertThat(result).isInstanceOf(Result.Refused.class);
-        assertThat(result.rejection().code()).isEqualTo(code);
+        assertThat(result.rejection()).isInstanceOf(kind);
     }
 
     @Test
@@ -181,14 +182,13 @@ class EscrowMachineTest {
     }
 
     @Test
-    void theSettledEventNamesBothSidesTheAmountAndTheReason() {
-        DomainEvent event = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true), Cmd.TIMEOUT_AT_TIMEOUT.command, TIMEOUT_AT)
-                .value().events().get(0);
-        assertThat(event.walletId()).contains(FROM);
-        assertThat(event.payload()).containsEntry("escrow_id", ESCROW.value()).containsEntry("from_wallet", FROM.value())
-                .containsEntry("to_wallet", TO).containsEntry("recipient", RECEIVER).containsEntry("amount", "40.00")
-                .containsEntry("currency", "USDC").containsEntry("status", "refunded")
-                .containsEntry("settle_reason", "timeout").containsEntry("timestamp", "2026-04-01T13:00:00.000Z");
+    void theSettledEventCarriesTheEscrowAfterTheChangeInItsSendersOrder() {
+        Transition<Escrow> refunded = EscrowMachine.apply(escrow(EscrowStatus.LOCKED, true),
+                Cmd.TIMEOUT_AT_TIMEOUT.command, TIMEOUT_AT).value();
+        assertThat(refunded.events()).containsExactly(new DomainEvent.EscrowSettled(refunded.state(), TIMEOUT_AT));
+        assertThat(refunded.events().get(0).walletId()).contains(FROM);
+        assertThat(refunded.events().get(0).type()).isEqualTo(EventType.ESCROW_REFUNDED);
+        assertThat(refunded.state().settleReason()).contains("timeout");
     }
 
     private static Escrow escrow(EscrowStatus status, boolean withExpectedProof) {

@@ -7,6 +7,7 @@ import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
@@ -143,18 +144,18 @@ class EscrowServiceTest {
         void aReleasedEscrowCannotBeDisputed() {
             core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).value();
 
-            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "too late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "too late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
         }
 
         @Test
         void afterTheDeadlineNeitherSideCompletesNorDisputes() {
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
 
-            assertThat(core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).rejection().code())
-                    .isEqualTo("invalid_state");
-            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.complete(receiverAgent(), escrow.id(), Proof.OUTPUT_HASH, PROOF).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
+            assertThat(core.escrows.dispute(senderAgent(), escrow.id(), "late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
         }
 
@@ -189,7 +190,7 @@ class EscrowServiceTest {
 
     private static void assertNotFound(Result<?> result) {
         assertThat(result.isOk()).isFalse();
-        assertThat(result.rejection().code()).isEqualTo("not_found");
+        assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
     }
 
     private static void assertForbidden(Result<?> result, String requiredRole) {
@@ -215,11 +216,8 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("800"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
             assertThat(lockTransactionOf(escrow).status()).isEqualTo(TransactionStatus.CONFIRMED);
-            assertThat(outbox.single(EventType.ESCROW_CREATED).event().payload())
-                    .containsEntry("escrow_id", escrow.id().value())
-                    .containsEntry("from_wallet", sender.wallet().id().value())
-                    .containsEntry("to_wallet", receiver.wallet().id().value())
-                    .containsEntry("amount", "200.00");
+            assertThat(outbox.single(EventType.ESCROW_CREATED, DomainEvent.EscrowCreated.class).escrow())
+                    .isEqualTo(escrow);
         }
 
         @Test
@@ -252,8 +250,8 @@ class EscrowServiceTest {
             Result<Escrow> byId = lock(sender, sender.wallet().id().value(), "10");
             Result<Escrow> byAddress = lock(sender, sender.wallet().address().base58(), "10");
 
-            assertThat(byId.rejection().code()).isEqualTo("validation_error");
-            assertThat(byAddress.rejection().code()).isEqualTo("validation_error");
+            assertThat(byId.rejection()).isInstanceOf(Rejection.InvalidInput.class);
+            assertThat(byAddress.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
             assertThat(core.storage.allEscrows()).isEmpty();
         }
@@ -264,7 +262,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = lock(sender, "wal_" + "q".repeat(24), "10");
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
 
@@ -273,7 +271,7 @@ class EscrowServiceTest {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, new WalletId("wal_" + "q".repeat(24)),
                     EXTERNAL_AGENT, Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -292,7 +290,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = lock(sender, EXTERNAL_AGENT, "10");
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(transactionsOf(sender)).noneMatch(tx -> tx.type() == TransactionType.ESCROW_LOCK);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
@@ -321,7 +319,7 @@ class EscrowServiceTest {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), EXTERNAL_AGENT,
                     Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("session_token_invalid");
+            assertViolation(result, ViolationRule.SESSION_TOKEN);
         }
 
         @Test
@@ -358,7 +356,7 @@ class EscrowServiceTest {
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(lockTransactionOf(escrow).status()).isEqualTo(TransactionStatus.FAILED);
             assertThat(outbox.ofType(EventType.ESCROW_REFUNDED)).singleElement()
-                    .satisfies(e -> assertThat(e.event().payload()).containsEntry("settle_reason", "lock_failed"));
+                    .satisfies(e -> assertThat(((DomainEvent.EscrowSettled) e.event()).escrow()).isEqualTo(escrow));
             assertThat(pay(sender, "300").isOk()).isTrue();
         }
     }
@@ -379,7 +377,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("800"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(receiver.wallet().address().base58())).isEqualTo(200_000_000L);
-            assertThat(outbox.typesAbout("escrow_id", escrow.id()))
+            assertThat(outbox.typesAbout(escrow.id()))
                     .containsExactly(EventType.ESCROW_CREATED, EventType.ESCROW_RELEASED);
         }
 
@@ -402,7 +400,7 @@ class EscrowServiceTest {
             Result<Escrow> result = complete(escrow, OTHER_PROOF);
 
             assertThat(result.rejection()).isInstanceOf(Rejection.ProofMismatch.class);
-            assertThat(result.rejection().code()).isEqualTo("proof_mismatch");
+            assertThat(result.rejection()).isInstanceOf(Rejection.ProofMismatch.class);
             assertThat(reload(escrow).status()).isEqualTo(EscrowStatus.LOCKED);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
@@ -424,7 +422,7 @@ class EscrowServiceTest {
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
             complete(escrow, PROOF).value();
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.parse("200"));
         }
     }
@@ -440,10 +438,9 @@ class EscrowServiceTest {
 
             assertThat(disputed.status()).isEqualTo(EscrowStatus.DISPUTED);
             assertThat(disputed.dispute()).hasValueSatisfying(d -> assertThat(d.reason()).isEqualTo("work not delivered"));
-            assertThat(outbox.single(EventType.ESCROW_DISPUTED).event().payload())
-                    .containsEntry("escrow_id", escrow.id().value())
-                    .containsEntry("evidence", EVIDENCE);
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(outbox.single(EventType.ESCROW_DISPUTED, DomainEvent.EscrowDisputed.class).escrow())
+                    .isEqualTo(disputed);
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isEqualTo(200_000_000L);
         }
 
@@ -496,7 +493,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = core.escrows.resolve(org, escrow.id(), EscrowCommand.Outcome.RELEASE);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
         }
     }
@@ -521,7 +518,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(sender.wallet().address().base58())).isEqualTo(1_000_000_000L);
-            assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
+            assertThat(outbox.typesAbout(escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
             assertThat(pay(sender, "300", longSession(sender)).isOk()).isTrue();
         }
 
@@ -562,7 +559,7 @@ class EscrowServiceTest {
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.parse("0"));
             assertThat(core.ledger.balanceOf(vaultOf(escrow))).isZero();
             assertThat(core.ledger.balanceOf(receiver.wallet().address().base58())).isZero();
-            assertThat(outbox.typesAbout("escrow_id", escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
+            assertThat(outbox.typesAbout(escrow.id())).endsWith(EventType.ESCROW_REFUNDED);
         }
 
         @Test
@@ -571,9 +568,9 @@ class EscrowServiceTest {
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "300").value();
             core.clock.advance(Duration.ofSeconds(TIMEOUT_SECONDS));
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
-            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "late", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
         }
 
@@ -586,7 +583,7 @@ class EscrowServiceTest {
 
             Result<Escrow> result = complete(escrow, PROOF);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(balanceOf(receiver)).isEqualTo(Usdc.ZERO);
             assertThat(balanceOf(sender)).isEqualTo(Usdc.parse("1000"));
         }
@@ -605,7 +602,7 @@ class EscrowServiceTest {
             leaveUnanswered(i -> i instanceof LedgerInstruction.EscrowLock);
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
 
-            assertThat(complete(escrow, PROOF).rejection().code()).isEqualTo("invalid_state");
+            assertThat(complete(escrow, PROOF).rejection()).isInstanceOf(Rejection.InvalidState.class);
             leaveUnanswered(i -> false);
             recoverAll();
             complete(escrow, PROOF).value();
@@ -664,8 +661,8 @@ class EscrowServiceTest {
             FundedWallet sender = senderUnder(rules(), "1000");
             leaveUnanswered(i -> i instanceof LedgerInstruction.EscrowLock);
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "200").value();
-            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", EVIDENCE).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(core.escrows.dispute(Requester.of(org), escrow.id(), "not delivered", EVIDENCE).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
 
             core.ledger.rejectWhen(i -> i instanceof LedgerInstruction.EscrowLock);
             leaveUnanswered(i -> false);
@@ -730,7 +727,7 @@ class EscrowServiceTest {
 
     private static void assertViolation(Result<?> result, ViolationRule rule) {
         assertThat(result.isOk()).as("should be blocked by " + rule).isFalse();
-        assertThat(result.rejection().code()).isEqualTo("policy_violation");
+        assertThat(result.rejection()).isInstanceOf(Rejection.PolicyViolated.class);
         assertThat(((Rejection.PolicyViolated) result.rejection()).violation().rule()).isEqualTo(rule);
     }
 

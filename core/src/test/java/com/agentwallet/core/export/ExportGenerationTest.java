@@ -1,5 +1,6 @@
 package com.agentwallet.core.export;
 
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
@@ -68,8 +69,7 @@ class ExportGenerationTest {
         assertThat(events).hasSize(1);
         assertThat(events.get(0).event().type()).isEqualTo(EventType.EXPORT_READY);
         assertThat(events.get(0).event().orgId()).isEqualTo(org);
-        assertThat(events.get(0).event().payload()).containsEntry("export_id", job.id().value())
-                .containsEntry("format", "csv");
+        assertThat(events.get(0).event()).isEqualTo(new DomainEvent.ExportReady(ready));
         assertThat(core.exports.generatePending(10)).isZero();
     }
 

@@ -293,7 +293,7 @@ class BankInvariantRandomizedTest {
                     first.amount().plus(Usdc.ofMicros(1)), first.memo(), first.idempotencyKey(), first.coSignIntent(),
                     first.session(), Optional.empty());
             Result<PaymentResult> result = unchangedIfRefused(() -> core.payments.pay(different));
-            assertThat(result.rejection().code()).isEqualTo("idempotency_conflict");
+            assertThat(result.rejection()).isInstanceOf(Rejection.IdempotencyConflict.class);
             return "reuse key of " + describe(first) + " with another amount";
         }
 
@@ -310,9 +310,9 @@ class BankInvariantRandomizedTest {
             String signature = signer.sign(tx.coSign().orElseThrow().payload());
             Result<Transaction> result = unchangedIfRefused(() -> core.payments.coSign(tx.orgId(), tx.id(), signature, TestCoSigner.APPROVER));
             if (impostor) {
-                assertThat(result.rejection().code()).isEqualTo("validation_error");
+                assertThat(result.rejection()).isInstanceOf(Rejection.InvalidInput.class);
             } else if (!result.isOk()) {
-                assertThat(result.rejection().code()).isEqualTo("invalid_state");
+                assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             }
             return (impostor ? "impostor co-signs " : "co-sign ") + tx.id() + " -> " + outcome(result.map(Transaction::status));
         }
@@ -368,9 +368,9 @@ class BankInvariantRandomizedTest {
             Result<Escrow> result = unchangedIfRefused(() ->
                     core.escrows.complete(Requester.of(escrow.orgId()), escrow.id(), Proof.OUTPUT_HASH, proof));
             if (timedOut || lockPending(escrow)) {
-                assertThat(result.rejection().code()).isEqualTo("invalid_state");
+                assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             } else if (expected.isPresent() && !expected.get().equals(proof)) {
-                assertThat(result.rejection().code()).isEqualTo("proof_mismatch");
+                assertThat(result.rejection()).isInstanceOf(Rejection.ProofMismatch.class);
             } else {
                 assertThat(result.value().status()).isEqualTo(EscrowStatus.RELEASED);
             }
@@ -387,7 +387,7 @@ class BankInvariantRandomizedTest {
             Result<Escrow> result = unchangedIfRefused(() ->
                     core.escrows.dispute(Requester.of(escrow.orgId()), escrow.id(), "not delivered", newProof()));
             if (timedOut || lockPending(escrow)) {
-                assertThat(result.rejection().code()).isEqualTo("invalid_state");
+                assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             } else {
                 assertThat(result.value().status()).isEqualTo(EscrowStatus.DISPUTED);
             }
@@ -805,7 +805,7 @@ class BankInvariantRandomizedTest {
 
         /** What a request answered, tallied per operation for the summary. */
         private <T> String outcome(Result<T> result) {
-            String answer = result.isOk() ? String.valueOf(result.value()) : result.rejection().code();
+            String answer = result.isOk() ? String.valueOf(result.value()) : result.rejection().getClass().getSimpleName();
             String kind = result.isOk() && result.value() instanceof Usdc ? "ok" : answer;
             outcomes.computeIfAbsent(currentOperation, name -> new TreeMap<>()).merge(kind, 1, Integer::sum);
             return answer;

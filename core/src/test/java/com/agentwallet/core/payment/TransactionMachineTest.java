@@ -1,5 +1,6 @@
 package com.agentwallet.core.payment;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.event.DomainEvent;
@@ -86,7 +87,7 @@ class TransactionMachineTest {
     void everyOtherCommandIsRefusedAsInvalidState(TransactionStatus status, Cmd cmd, TransactionType type) {
         Result<Transition<Transaction>> result = TransactionMachine.apply(tx(status, type), cmd.command, cmd.at);
         assertThat(result).isInstanceOf(Result.Refused.class);
-        assertThat(result.rejection().code()).isEqualTo("invalid_state");
+        assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
         assertThat(result.rejection().message()).contains(TX.value());
     }
 
@@ -160,8 +161,9 @@ class TransactionMachineTest {
     @Test
     void theCompletedEventCarriesWhetherAPolicyIntervened() {
         Transaction untouched = tx(TransactionStatus.PENDING, TransactionType.PAYMENT).withPolicyTriggered(false);
-        DomainEvent event = accepted(untouched, Cmd.CONFIRM).events().get(0);
-        assertThat(event.payload()).containsEntry("policy_triggered", false);
+        Transition<Transaction> confirmed = accepted(untouched, Cmd.CONFIRM);
+        assertThat(confirmed.events()).containsExactly(new DomainEvent.TransactionCompleted(confirmed.state(), Cmd.CONFIRM.at));
+        assertThat(confirmed.state().policyTriggered()).isFalse();
     }
 
     /** Checks an ending without payment; {@code reason} null means "whatever the machine says, as long as the event agrees". */

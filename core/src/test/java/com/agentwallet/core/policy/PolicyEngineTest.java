@@ -1,6 +1,5 @@
 package com.agentwallet.core.policy;
 
-import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.testing.TestCoSigner;
@@ -171,14 +170,6 @@ class PolicyEngineTest {
     void aTokenExpiringOneMillisecondFromNowIsValid() {
         assertThat(new Attempt().with(a -> a.session = Optional.of(new SessionGrant(WALLET, 3, NOW.plusMillis(1))))
                 .decide()).isEqualTo(new Decision.Allowed());
-    }
-
-    @Test
-    void aSessionTokenViolationHasItsOwnErrorCode() {
-        Violation token = new Violation(ViolationRule.SESSION_TOKEN, WALLET.value(), "missing");
-        Violation cap = new Violation(ViolationRule.MAX_PER_TX, "1.00", "2.00");
-        assertThat(new Rejection.PolicyViolated(token).code()).isEqualTo("session_token_invalid");
-        assertThat(new Rejection.PolicyViolated(cap).code()).isEqualTo("policy_violation");
     }
 
     // max_per_tx

@@ -4,6 +4,7 @@ import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 
 import static com.agentwallet.core.testing.PatchBuilder.patch;
 import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
@@ -95,11 +95,9 @@ class PolicyServiceTest {
                         new FieldChange("name", "Daily spend", "Bigger spend"),
                         new FieldChange("max_per_tx", "100.00", "150.00"));
             });
-            Map<String, Object> payload = outbox.single(EventType.POLICY_UPDATED).event().payload();
-            assertThat(payload).containsEntry("policy_id", policy.id().value()).containsEntry("version", 2L);
-            assertThat(payload.get("changes")).isEqualTo(Map.of(
-                    "name", Map.of("old", "Daily spend", "new", "Bigger spend"),
-                    "max_per_tx", Map.of("old", "100.00", "new", "150.00")));
+            assertThat(outbox.single(EventType.POLICY_UPDATED).event()).isEqualTo(new DomainEvent.PolicyUpdated(org,
+                    policy.id(), 2, List.of(new FieldChange("name", "Daily spend", "Bigger spend"),
+                    new FieldChange("max_per_tx", "100.00", "150.00")), core.clock.instant()));
         }
 
         @Test
@@ -108,11 +106,8 @@ class PolicyServiceTest {
 
             core.policies.update(org, policy.id(), patch().clearMaxPerDay().build(), ALICE).value();
 
-            @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> changes = (Map<String, Map<String, Object>>)
-                    outbox.single(EventType.POLICY_UPDATED).event().payload().get("changes");
-            assertThat(changes).containsOnlyKeys("max_per_day");
-            assertThat(changes.get("max_per_day")).containsEntry("old", "500.00").containsEntry("new", null);
+            assertThat(((DomainEvent.PolicyUpdated) outbox.single(EventType.POLICY_UPDATED).event()).changes())
+                    .containsExactly(new FieldChange("max_per_day", "500.00", null));
         }
 
         @Test
@@ -135,7 +130,7 @@ class PolicyServiceTest {
             Result<Policy> result = core.policies.update(org, new PolicyId("pol_" + "n".repeat(24)),
                     patch().maxPerTx("1").build(), ALICE);
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -184,8 +179,8 @@ class PolicyServiceTest {
             OrgId otherOrg = given.organisation("1");
             Policy foreign = given.policy(otherOrg, rules().build());
 
-            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE).rejection().code())
-                    .isEqualTo("not_found");
+            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE).rejection())
+                    .isInstanceOf(Rejection.NotFound.class);
         }
     }
 
@@ -198,7 +193,7 @@ class PolicyServiceTest {
 
             Result<Policy> result = core.policies.delete(org, policy.id(), ALICE);
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(core.policies.get(org, policy.id()).isOk()).isTrue();
             assertThat(auditOf(policy.id())).hasSize(1);
         }
@@ -212,7 +207,7 @@ class PolicyServiceTest {
             Policy deleted = core.policies.delete(org, policy.id(), ALICE).value();
 
             assertThat(deleted.id()).isEqualTo(policy.id());
-            assertThat(core.policies.get(org, policy.id()).rejection().code()).isEqualTo("not_found");
+            assertThat(core.policies.get(org, policy.id()).rejection()).isInstanceOf(Rejection.NotFound.class);
             List<PolicyAuditEntry> audit = core.storage.inTransaction(
                     stores -> stores.policyAudit().list(org, policy.id(), PageRequest.first(10)).data());
             assertThat(audit)

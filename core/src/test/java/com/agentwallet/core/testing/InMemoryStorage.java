@@ -16,7 +16,7 @@ import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
-import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
@@ -251,9 +251,8 @@ public final class InMemoryStorage implements Storage {
         public List<UnfannedEvent> unfanned(int limit) {
             return outbox.stream().filter(event -> !fannedOut.containsKey(event.id())).limit(limit)
                     .map(event -> new UnfannedEvent(event.id(), event.event().orgId(), event.event().type(),
-                            event.event().type() == EventType.PING
-                                    ? Optional.of(new WebhookId((String) event.event().payload().get("webhook_id")))
-                                    : Optional.empty(), event.createdAt()))
+                            event.event() instanceof DomainEvent.Ping ping
+                                    ? Optional.of(ping.webhookId()) : Optional.empty(), event.createdAt()))
                     .toList();
         }
 
@@ -317,8 +316,13 @@ public final class InMemoryStorage implements Storage {
         }
     }
 
+    /**
+     * The event as a delivery reads it back. Rendering a body is the outbox adapter's (the PostgreSQL
+     * adapter's {@code EventJson}); this body stands for it with the two fields receivers key on.
+     */
     private static StoredEvent stored(OutboxEvent event) {
-        return new StoredEvent(event.id(), event.event().orgId(), event.event().type(), event.body(), event.createdAt());
+        return new StoredEvent(event.id(), event.event().orgId(), event.event().type(),
+                Map.of("event", event.event().type().wireName(), "id", event.id().value()), event.createdAt());
     }
 
     private final class Organisations implements OrganisationStore {

@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.TypedId;
@@ -32,16 +33,37 @@ public final class Outbox {
         return found.get(0);
     }
 
+    /** The only event of {@code type}, as the record of {@code kind} that carries it. */
+    public <E extends DomainEvent> E single(EventType type, Class<E> kind) {
+        return kind.cast(single(type).event());
+    }
+
     public List<EventType> types() {
         return all().stream().map(e -> e.event().type()).toList();
     }
 
-    /** The types of the events whose payload names {@code id} under {@code field} (tx_id, wallet_id, escrow_id...). */
-    public List<EventType> typesAbout(String field, TypedId id) {
+    /**
+     * The types of the events about {@code id}: the transaction, wallet or escrow an event describes,
+     * a transaction's wallet, and the transaction that moved a wallet's balance.
+     */
+    public List<EventType> typesAbout(TypedId id) {
         return all().stream()
-                .filter(e -> id.value().equals(e.event().payload().get(field)))
+                .filter(e -> isAbout(e.event(), id))
                 .map(e -> e.event().type())
                 .toList();
+    }
+
+    private static boolean isAbout(DomainEvent event, TypedId id) {
+        if (event instanceof DomainEvent.OfTransaction about) {
+            return about.tx().id().equals(id) || about.tx().walletId().equals(id);
+        }
+        if (event instanceof DomainEvent.WalletBalanceMoved moved && moved.tx().id().equals(id)) {
+            return true;
+        }
+        if (event instanceof DomainEvent.OfWallet about) {
+            return about.wallet().id().equals(id);
+        }
+        return event instanceof DomainEvent.OfEscrow about && about.escrow().id().equals(id);
     }
 
     /** How many events are in the outbox: take a mark, act, then read {@link #since(int)}. */

@@ -6,8 +6,8 @@ import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
-import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.WalletId;
@@ -66,11 +66,8 @@ class WalletServiceTest {
             assertThat(wallet.status()).isEqualTo(WalletStatus.ACTIVE);
             assertThat(wallet.balance()).isEqualTo(Usdc.ZERO);
             assertThat(wallet.address()).isEqualTo(core.ledger.walletAddress(org, "agent-1"));
-            OutboxEvent event = outbox.single(EventType.WALLET_CREATED);
-            assertThat(event.event().payload())
-                    .containsEntry("wallet_id", wallet.id().value())
-                    .containsEntry("agent_id", "agent-1")
-                    .containsEntry("solana_address", wallet.address().base58());
+            assertThat(outbox.single(EventType.WALLET_CREATED, DomainEvent.WalletCreated.class).wallet())
+                    .isEqualTo(wallet);
             assertThat(core.ledger.executed()).anySatisfy(i ->
                     assertThat(i).isInstanceOf(LedgerInstruction.OpenWallet.class));
         }
@@ -81,7 +78,7 @@ class WalletServiceTest {
 
             Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", unknown, Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(walletsOf(org)).isEmpty();
             assertThat(outbox.ofType(EventType.WALLET_CREATED)).isEmpty();
         }
@@ -93,7 +90,7 @@ class WalletServiceTest {
 
             Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", foreignPolicy.id(), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
@@ -106,7 +103,7 @@ class WalletServiceTest {
             Result<CreatedWallet> elsewhere = core.wallets.create(new CreateWallet(otherOrg, "agent-1", "label",
                     otherPolicy.id(), List.of(), Optional.empty()));
 
-            assertThat(again.rejection().code()).isEqualTo("already_exists");
+            assertThat(again.rejection()).isInstanceOf(Rejection.AlreadyExists.class);
             assertThat(walletsOf(org)).hasSize(1);
             assertThat(elsewhere.isOk()).isTrue();
         }
@@ -174,7 +171,7 @@ class WalletServiceTest {
             Result<Wallet> result = core.wallets.update(org, wallet.wallet().id(), new WalletUpdate(FieldUpdate.set("renamed"),
                     FieldUpdate.set(new PolicyId("pol_" + "y".repeat(24))), Optional.empty()));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(reload(wallet).label()).isEqualTo("label");
             assertThat(reload(wallet).policyId()).isEqualTo(policy.id());
         }
@@ -188,7 +185,7 @@ class WalletServiceTest {
 
             assertThat(frozen.status()).isEqualTo(WalletStatus.FROZEN);
             assertThat(active.status()).isEqualTo(WalletStatus.ACTIVE);
-            assertThat(outbox.typesAbout("wallet_id", wallet.wallet().id()))
+            assertThat(outbox.typesAbout(wallet.wallet().id()))
                     .containsSubsequence(EventType.WALLET_FROZEN, EventType.WALLET_UNFROZEN);
         }
 
@@ -219,8 +216,8 @@ class WalletServiceTest {
                     new WalletUpdate(FieldUpdate.set("again"), FieldUpdate.keep(), Optional.empty()));
             Result<Wallet> unfreeze = setStatus(wallet, WalletStatus.ACTIVE);
 
-            assertThat(relabel.rejection().code()).isEqualTo("invalid_state");
-            assertThat(unfreeze.rejection().code()).isEqualTo("invalid_state");
+            assertThat(relabel.rejection()).isInstanceOf(Rejection.InvalidState.class);
+            assertThat(unfreeze.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ARCHIVED);
         }
     }
@@ -235,10 +232,10 @@ class WalletServiceTest {
 
             assertThat(funded.balance()).isEqualTo(Usdc.parse("250"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("750"));
-            assertThat(outbox.single(EventType.WALLET_FUNDED).event().payload())
-                    .containsEntry("wallet_id", wallet.wallet().id().value())
-                    .containsEntry("amount", "250.00")
-                    .containsEntry("usdc_balance", "250.00");
+            DomainEvent.WalletBalanceMoved announced = outbox.single(EventType.WALLET_FUNDED,
+                    DomainEvent.WalletBalanceMoved.class);
+            assertThat(announced.wallet()).isEqualTo(funded);
+            assertThat(announced.tx().amount()).isEqualTo(Usdc.parse("250"));
             assertThat(core.ledger.balanceOf(wallet.wallet().address().base58())).isEqualTo(250_000_000L);
             assertThat(core.ledger.balanceOf(FakeLedger.treasury(org))).isEqualTo(750_000_000L);
         }
@@ -249,7 +246,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("900.000001"));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("900"));
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("100"));
             assertThat(outbox.ofType(EventType.WALLET_FUNDED)).hasSize(1);
@@ -278,7 +275,7 @@ class WalletServiceTest {
                     new Funding(first.wallet().id(), Usdc.parse("100")),
                     new Funding(missing, Usdc.parse("100"))));
 
-            assertThat(result.rejection().code()).isEqualTo("not_found");
+            assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.parse("10"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("990"));
         }
@@ -292,7 +289,7 @@ class WalletServiceTest {
                     new Funding(first.wallet().id(), Usdc.parse("600")),
                     new Funding(second.wallet().id(), Usdc.parse("400.01"))));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.ZERO);
             assertThat(reload(second).balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
@@ -321,9 +318,10 @@ class WalletServiceTest {
 
             assertThat(after.balance()).isEqualTo(Usdc.parse("179.5"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("820.5"));
-            assertThat(outbox.single(EventType.WALLET_WITHDRAWN).event().payload())
-                    .containsEntry("amount", "120.50")
-                    .containsEntry("usdc_balance", "179.50");
+            DomainEvent.WalletBalanceMoved announced = outbox.single(EventType.WALLET_WITHDRAWN,
+                    DomainEvent.WalletBalanceMoved.class);
+            assertThat(announced.wallet()).isEqualTo(after);
+            assertThat(announced.tx().amount()).isEqualTo(Usdc.parse("120.5"));
             assertThat(core.ledger.balanceOf(FakeLedger.treasury(org))).isEqualTo(820_500_000L);
         }
 
@@ -343,7 +341,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("300.01")));
 
-            assertThat(result.rejection().code()).isEqualTo("insufficient_funds");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("300"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("700"));
         }
@@ -360,9 +358,9 @@ class WalletServiceTest {
             assertThat(archived.status()).isEqualTo(WalletStatus.ARCHIVED);
             assertThat(archived.balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
-            assertThat(outbox.typesAbout("wallet_id", wallet.wallet().id())).contains(EventType.WALLET_ARCHIVED);
-            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1")).rejection().code())
-                    .isEqualTo("invalid_state");
+            assertThat(outbox.typesAbout(wallet.wallet().id())).contains(EventType.WALLET_ARCHIVED);
+            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1")).rejection())
+                    .isInstanceOf(Rejection.InvalidState.class);
         }
 
         @Test
@@ -373,7 +371,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.archive(org, wallet.wallet().id());
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ACTIVE);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("350"));
         }
@@ -402,7 +400,7 @@ class WalletServiceTest {
 
             Result<Wallet> result = core.wallets.archive(org, wallet.wallet().id());
 
-            assertThat(result.rejection().code()).isEqualTo("invalid_state");
+            assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
             assertThat(reload(wallet).status()).isEqualTo(WalletStatus.ACTIVE);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("250"));
         }
@@ -456,9 +454,11 @@ class WalletServiceTest {
             assertThat(frozenAtExpiry).isEqualTo(1);
             assertThat(reload(expiringWallet).status()).isEqualTo(WalletStatus.FROZEN);
             assertThat(reload(lastingWallet).status()).isEqualTo(WalletStatus.ACTIVE);
-            assertThat(outbox.single(EventType.POLICY_EXPIRED).event().payload())
-                    .containsEntry("wallet_id", expiringWallet.wallet().id().value())
-                    .containsEntry("policy_id", expiring.id().value());
+            DomainEvent.PolicyExpired announced = outbox.single(EventType.POLICY_EXPIRED,
+                    DomainEvent.PolicyExpired.class);
+            assertThat(announced.wallet()).isEqualTo(reload(expiringWallet));
+            assertThat(announced.wallet().policyId()).isEqualTo(expiring.id());
+            assertThat(announced.expiry()).isEqualTo(expiry);
         }
 
         @Test

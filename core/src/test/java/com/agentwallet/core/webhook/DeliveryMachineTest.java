@@ -1,5 +1,6 @@
 package com.agentwallet.core.webhook;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.id.EventId;
@@ -157,7 +158,7 @@ class DeliveryMachineTest {
     private static void assertRefused(Delivery delivery, DeliveryMachine.Command command) {
         Result<Transition<Delivery>> result = DeliveryMachine.apply(delivery, command, START.plus(Duration.ofDays(2)));
         assertThat(result).isInstanceOf(Result.Refused.class);
-        assertThat(result.rejection().code()).isEqualTo("invalid_state");
+        assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
         assertThat(result.rejection().message()).contains(EVENT.value());
     }
 }

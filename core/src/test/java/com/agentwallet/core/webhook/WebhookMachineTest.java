@@ -1,5 +1,6 @@
 package com.agentwallet.core.webhook;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Transition;
 import com.agentwallet.core.id.OrgId;
@@ -40,7 +41,7 @@ class WebhookMachineTest {
     void commandsThatWouldChangeNothingAreRefused(WebhookStatus from, WebhookMachine.Command command) {
         Result<Transition<Webhook>> result = WebhookMachine.apply(webhook(from), command, NOW);
         assertThat(result).isInstanceOf(Result.Refused.class);
-        assertThat(result.rejection().code()).isEqualTo("invalid_state");
+        assertThat(result.rejection()).isInstanceOf(Rejection.InvalidState.class);
         assertThat(result.rejection().message()).contains(WEBHOOK.value());
     }
 

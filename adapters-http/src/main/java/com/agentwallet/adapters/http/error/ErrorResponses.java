@@ -26,32 +26,65 @@ public final class ErrorResponses {
         return result.value();
     }
 
+    /** The contract's status, code and body fields of each kind of refusal (docs/API.md, "Errors"). */
     public static ApiException of(Rejection rejection) {
-        if (rejection instanceof Rejection.PolicyViolated violated) {
-            boolean session = violated.violation().rule() == ViolationRule.SESSION_TOKEN;
-            return ApiException.violation(session ? 401 : 422, violated.code(), violated.message(), violated.violation());
-        }
-        if (rejection instanceof Rejection.InvalidInput input) {
-            return ApiException.validation(input.param(), input.message());
-        }
-        if (rejection instanceof Rejection.Forbidden forbidden) {
-            return ApiException.forbidden(forbidden.required(), forbidden.message());
-        }
-        return ApiException.of(statusOf(rejection), rejection.code(), rejection.message());
+        return rejection.match(TO_API_EXCEPTION);
     }
 
-    private static int statusOf(Rejection rejection) {
-        if (rejection instanceof Rejection.NotFound) {
-            return 404;
+    private static final Rejection.Cases<ApiException> TO_API_EXCEPTION = new Rejection.Cases<>() {
+        @Override
+        public ApiException notFound(Rejection.NotFound rejection) {
+            return ApiException.of(404, "not_found", rejection.message());
         }
-        if (rejection instanceof Rejection.SameCredential) {
-            return 403;
+
+        @Override
+        public ApiException invalidState(Rejection.InvalidState rejection) {
+            return ApiException.of(409, "invalid_state", rejection.message());
         }
-        if (rejection instanceof Rejection.InsufficientFunds || rejection instanceof Rejection.ProofMismatch) {
-            return 422;
+
+        @Override
+        public ApiException alreadyExists(Rejection.AlreadyExists rejection) {
+            return ApiException.of(409, "already_exists", rejection.message());
         }
-        return 409;
-    }
+
+        @Override
+        public ApiException idempotencyConflict(Rejection.IdempotencyConflict rejection) {
+            return ApiException.of(409, "idempotency_conflict", rejection.message());
+        }
+
+        /** A bad session token is an authentication failure of its own, though it is checked like any rule. */
+        @Override
+        public ApiException policyViolated(Rejection.PolicyViolated rejection) {
+            boolean session = rejection.violation().rule() == ViolationRule.SESSION_TOKEN;
+            return ApiException.violation(session ? 401 : 422, session ? "session_token_invalid" : "policy_violation",
+                    rejection.message(), rejection.violation());
+        }
+
+        @Override
+        public ApiException insufficientFunds(Rejection.InsufficientFunds rejection) {
+            return ApiException.of(422, "insufficient_funds", rejection.message());
+        }
+
+        @Override
+        public ApiException proofMismatch(Rejection.ProofMismatch rejection) {
+            return ApiException.of(422, "proof_mismatch", rejection.message());
+        }
+
+        @Override
+        public ApiException sameCredential(Rejection.SameCredential rejection) {
+            return ApiException.of(403, "same_credential", rejection.message());
+        }
+
+        @Override
+        public ApiException forbidden(Rejection.Forbidden rejection) {
+            return ApiException.forbidden(rejection.required(), rejection.message());
+        }
+
+        @Override
+        public ApiException invalidInput(Rejection.InvalidInput rejection) {
+            return ApiException.validation(rejection.param(), rejection.message());
+        }
+    };
 
     /** The contract's body of an error, without its request id (which the response filter stamps on). */
     public static ErrorJson body(ApiException error) {

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.http.error;
 
 import com.agentwallet.adapters.http.json.ApiJson;
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.policy.Violation;
@@ -12,8 +13,13 @@ import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.Response;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.SQLException;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -80,19 +86,50 @@ class ErrorMapperTest {
                 .satisfies(failure -> assertThat(detail(mapper.toResponse(failure)).param()).isEqualTo("amount"));
     }
 
+    static Stream<Arguments> everyKindOfRefusal() {
+        return Stream.of(
+                Arguments.of(new Rejection.NotFound("wallet", "wal_x"), 404, "not_found"),
+                Arguments.of(new Rejection.InvalidState("frozen"), 409, "invalid_state"),
+                Arguments.of(new Rejection.AlreadyExists("agent-1 has a wallet"), 409, "already_exists"),
+                Arguments.of(new Rejection.IdempotencyConflict("k"), 409, "idempotency_conflict"),
+                Arguments.of(new Rejection.PolicyViolated(new Violation(ViolationRule.SESSION_TOKEN, "wal_x", "missing")),
+                        401, "session_token_invalid"),
+                Arguments.of(new Rejection.PolicyViolated(new Violation(ViolationRule.MAX_PER_TX, "10.00", "25.00")),
+                        422, "policy_violation"),
+                Arguments.of(new Rejection.InsufficientFunds("balance 1.00"), 422, "insufficient_funds"),
+                Arguments.of(new Rejection.ProofMismatch(), 422, "proof_mismatch"),
+                Arguments.of(new Rejection.SameCredential(), 403, "same_credential"),
+                Arguments.of(new Rejection.Forbidden(Role.OPERATOR, "the receiver's side"), 403,
+                        "insufficient_permissions"),
+                Arguments.of(new Rejection.InvalidInput("signature", "not the co-signer's"), 400, "validation_error"));
+    }
+
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("everyKindOfRefusal")
+    void eachKindOfRefusalHasTheContractsStatusAndCode(Rejection rejection, int status, String code) {
+        Response response = mapper.toResponse(ErrorResponses.of(rejection));
+
+        assertThat(response.getStatus()).isEqualTo(status);
+        assertThat(detail(response).code()).isEqualTo(code);
+        assertThat(detail(response).message()).isEqualTo(rejection.message());
+    }
+
     @Test
-    void domainRefusalsGetTheContractsStatuses() {
-        assertThat(mapper.toResponse(ErrorResponses.of(new Rejection.NotFound("wallet", "wal_x"))).getStatus())
-                .isEqualTo(404);
-        assertThat(mapper.toResponse(ErrorResponses.of(new Rejection.IdempotencyConflict("k"))).getStatus())
-                .isEqualTo(409);
-        assertThat(mapper.toResponse(ErrorResponses.of(new Rejection.SameCredential())).getStatus()).isEqualTo(403);
-        assertThat(mapper.toResponse(ErrorResponses.of(new Rejection.PolicyViolated(
-                new Violation(ViolationRule.SESSION_TOKEN, "wal_x", "missing")))).getStatus()).isEqualTo(401);
+    void everyKindOfRefusalIsInTheTable() {
+        List<Class<?>> tabled = everyKindOfRefusal().<Class<?>>map(arguments -> arguments.get()[0].getClass()).toList();
+        assertThat(tabled).containsAll(List.of(Rejection.class.getPermittedSubclasses()));
+    }
+
+    @Test
+    void domainRefusalsCarryTheContractsDetails() {
         Response violated = mapper.toResponse(ErrorResponses.of(new Rejection.PolicyViolated(
                 new Violation(ViolationRule.MAX_PER_DAY, "200.00", "210.00"))));
         assertThat(violated.getStatus()).isEqualTo(422);
         assertThat(detail(violated).violation()).isEqualTo(new ErrorJson.ViolationJson("max_per_day", "200.00", "210.00"));
+        assertThat(detail(mapper.toResponse(ErrorResponses.of(new Rejection.Forbidden(Role.OPERATOR, "not yours"))))
+                .requiredRole()).isEqualTo("operator");
+        assertThat(detail(mapper.toResponse(ErrorResponses.of(new Rejection.InvalidInput("signature", "wrong key"))))
+                .param()).isEqualTo("signature");
         assertThat(detail(mapper.toResponse(new ValidationException("limit", "too big"))).param()).isEqualTo("limit");
     }
 
