@@ -90,13 +90,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                     connector.getKeyStorePassword()));
         }
         Injector injector = Guice.createInjector(new CoreModule(configuration, clock));
-        Resources resources = new Resources(injector);
-        environment.lifecycle().manage(new Managed() {
-            @Override
-            public void stop() {
-                resources.close();
-            }
-        });
+        environment.lifecycle().manage(injector.getInstance(Resources.class));
         environment.lifecycle().manage(new Managed() {
             private ApiKeyChanges keyChanges;
 
