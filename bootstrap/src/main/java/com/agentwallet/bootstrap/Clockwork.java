@@ -9,6 +9,7 @@ import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
 import com.agentwallet.core.wallet.WalletService;
+import com.google.inject.Inject;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class Clockwork implements Managed {
         return thread;
     });
 
+    @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments, WalletService wallets,
                      ExportService exports, Reconciliation reconciliation,
                      ServiceConfiguration.ClockworkSettings settings) {
