@@ -2,25 +2,7 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
-import com.agentwallet.adapters.http.limit.RateLimit;
-import com.agentwallet.adapters.http.limit.RateLimits;
-import com.agentwallet.adapters.http.session.SessionTokens;
-import com.agentwallet.adapters.persistence.ApiKeyChanges;
-import com.agentwallet.adapters.persistence.Persistence;
-import com.agentwallet.core.auth.ApiKeyCache;
-import com.agentwallet.core.auth.ApiKeyService;
-import com.agentwallet.core.escrow.EscrowService;
-import com.agentwallet.core.export.ExportService;
-import com.agentwallet.core.id.IdGenerator;
-import com.agentwallet.core.org.OrganisationService;
-import com.agentwallet.core.payment.IdempotencyKeys;
-import com.agentwallet.core.payment.PaymentService;
-import com.agentwallet.core.payment.Settlement;
-import com.agentwallet.core.policy.PolicyService;
-import com.agentwallet.core.reconcile.Reconciliation;
-import com.agentwallet.core.wallet.WalletService;
-import com.agentwallet.core.webhook.WebhookDispatcher;
-import com.agentwallet.core.webhook.WebhookService;
+import com.agentwallet.adapters.http.json.ApiJson;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import io.dropwizard.core.Application;
@@ -30,7 +12,6 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpsConnectorFactory;
-import io.dropwizard.lifecycle.Managed;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
@@ -39,8 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -90,57 +69,18 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
             https.forEach(connector -> SelfSignedCertificate.createIfAbsent(Path.of(connector.getKeyStorePath()),
                     connector.getKeyStorePassword()));
         }
-        Injector injector = Guice.createInjector(new CoreModule(configuration, clock));
-        Resources resources = new Resources(injector);
-        environment.lifecycle().manage(new Managed() {
-            @Override
-            public void stop() {
-                resources.close();
-            }
-        });
-        environment.lifecycle().manage(new Managed() {
-            private ApiKeyChanges keyChanges;
-
-            @Override
-            public void start() {
-                keyChanges = ApiKeyChanges.follow(injector.getInstance(Persistence.class).dataSource(),
-                        injector.getInstance(ApiKeyCache.class));
-            }
-
-            @Override
-            public void stop() {
-                keyChanges.close();
-            }
-        });
-        Path dataDirectory = Path.of(configuration.getDataDirectory());
-        ServiceConfiguration.ApiSettings api = configuration.getApi();
-        SessionTokens sessionTokens = new SessionTokens(
-                SessionSigningKey.load(api.sessionTokens().signingKey(), dataDirectory),
-                api.sessionTokens().issuer(), api.sessionTokens().audience());
-        RateLimits rateLimits = new RateLimits(limit(api.rateLimit()), api.organisationRateLimits().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))),
-                clock);
-        IdGenerator ids = injector.getInstance(IdGenerator.class);
-        V1Api.register(environment.jersey(), environment.getObjectMapper(), new V1Api.Parts(
-                injector.getInstance(WalletService.class), injector.getInstance(PaymentService.class),
-                injector.getInstance(EscrowService.class), injector.getInstance(PolicyService.class),
-                injector.getInstance(WebhookService.class), injector.getInstance(ExportService.class),
-                injector.getInstance(ApiKeyService.class), sessionTokens, rateLimits, ids, api.trustForwardedProto(),
-                api.maxRequestBytes()));
-        answerJettyErrorsAsJson(environment, new JsonErrorHandler(environment.getObjectMapper(), ids, rateLimits));
+        Injector injector = Guice.createInjector(new CoreModule(configuration, clock),
+                new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
+        injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
+        V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
+        answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
         if (configuration.isDemo()) {
             String baseUrl = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort() + "/v1")
                     .orElse("https://localhost/v1");
-            Path credentials = new DemoOrganisations(injector.getInstance(OrganisationService.class),
-                    injector.getInstance(ApiKeyService.class)).ensure(dataDirectory, baseUrl);
+            Path credentials = injector.getInstance(DemoOrganisations.class)
+                    .ensure(Path.of(configuration.getDataDirectory()), baseUrl);
             LOG.info("Demo organisations and API keys: {}", credentials.toAbsolutePath());
         }
-        environment.lifecycle().manage(new WebhookWorkers(injector.getInstance(WebhookDispatcher.class),
-                configuration.getWebhooks()));
-        environment.lifecycle().manage(new Clockwork(injector.getInstance(Settlement.class),
-                injector.getInstance(EscrowService.class), injector.getInstance(PaymentService.class),
-                injector.getInstance(IdempotencyKeys.class), injector.getInstance(WalletService.class), injector.getInstance(ExportService.class),
-                injector.getInstance(Reconciliation.class), configuration.getClockwork()));
     }
 
     /**
@@ -167,9 +107,5 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 ? server.getApplicationConnectors() : List.of();
         return connectors.stream().filter(HttpsConnectorFactory.class::isInstance)
                 .map(HttpsConnectorFactory.class::cast).toList();
-    }
-
-    private static RateLimit limit(ServiceConfiguration.RateLimitSettings settings) {
-        return new RateLimit(settings.perSecond(), settings.burst());
     }
 }

@@ -6,7 +6,6 @@ import com.agentwallet.core.auth.IssuedKey;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.OrgId;
-import com.google.inject.Injector;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
@@ -43,9 +42,9 @@ final class ApiKeyCommands {
     }
 
     /** {@code create-key config.yml --org org_... --role admin}. */
-    static final class Create extends OperatorCommand {
+    static final class Create extends OperatorCommand<ApiKeyService> {
         Create() {
-            super("create-key", "Create an API key for an organisation and print its secret once");
+            super("create-key", "Create an API key for an organisation and print its secret once", ApiKeyService.class);
         }
 
         @Override
@@ -56,16 +55,16 @@ final class ApiKeyCommands {
         }
 
         @Override
-        void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
-            printIssued(orFail(injector.getInstance(ApiKeyService.class).issue(orgId(namespace),
+        void execute(ApiKeyService keys, Namespace namespace, ServiceConfiguration configuration) {
+            printIssued(orFail(keys.issue(orgId(namespace),
                     Role.fromWire(namespace.getString("role"), "role"))));
         }
     }
 
     /** A command about one existing key: {@code --org org_... --key key_...}. */
-    abstract static class ExistingKeyCommand extends OperatorCommand {
+    abstract static class ExistingKeyCommand extends OperatorCommand<ApiKeyService> {
         ExistingKeyCommand(String name, String description) {
-            super(name, description);
+            super(name, description, ApiKeyService.class);
         }
 
         @Override
@@ -83,8 +82,8 @@ final class ApiKeyCommands {
         }
 
         @Override
-        void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
-            ApiKey revoked = orFail(injector.getInstance(ApiKeyService.class).revoke(orgId(namespace), keyId(namespace)));
+        void execute(ApiKeyService keys, Namespace namespace, ServiceConfiguration configuration) {
+            ApiKey revoked = orFail(keys.revoke(orgId(namespace), keyId(namespace)));
             System.out.println(revoked.id().value() + " revoked");
         }
     }
@@ -96,8 +95,8 @@ final class ApiKeyCommands {
         }
 
         @Override
-        void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
-            printIssued(orFail(injector.getInstance(ApiKeyService.class).rotate(orgId(namespace), keyId(namespace))));
+        void execute(ApiKeyService keys, Namespace namespace, ServiceConfiguration configuration) {
+            printIssued(orFail(keys.rotate(orgId(namespace), keyId(namespace))));
         }
     }
 }

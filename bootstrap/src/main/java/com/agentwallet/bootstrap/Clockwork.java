@@ -10,6 +10,7 @@ import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
 import com.agentwallet.core.wallet.WalletService;
+import com.google.inject.Inject;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,9 +57,11 @@ public final class Clockwork implements Managed {
         return thread;
     });
 
+    @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
-                     IdempotencyKeys idempotency, WalletService wallets, ExportService exports,
-                     Reconciliation reconciliation, ServiceConfiguration.ClockworkSettings settings) {
+                     IdempotencyKeys idempotency, WalletService wallets,
+                     ExportService exports, Reconciliation reconciliation,
+                     ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");

@@ -1,13 +1,13 @@
 package com.agentwallet.bootstrap;
 
-import com.agentwallet.adapters.persistence.Persistence;
-import com.agentwallet.adapters.persistence.PersistenceSettings;
 import com.agentwallet.adapters.http.export.CsvExportWriter;
 import com.agentwallet.adapters.http.export.JsonExportWriter;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.http.webhook.HttpWebhookTransport;
 import com.agentwallet.adapters.http.webhook.ReceiverTls;
 import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
+import com.agentwallet.adapters.persistence.Persistence;
+import com.agentwallet.adapters.persistence.PersistenceSettings;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.auth.ApiKeyCache;
 import com.agentwallet.core.auth.ApiKeyService;
@@ -22,18 +22,20 @@ import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
 import com.agentwallet.core.policy.PolicyService;
+import com.agentwallet.core.port.ExportFiles;
+import com.agentwallet.core.port.ExportWriter;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPlugins;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
+import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookDispatcher;
 import com.agentwallet.core.webhook.WebhookService;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dropwizard.jackson.Jackson;
@@ -47,11 +49,13 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The wiring of the core to its adapters, chosen by configuration: the books (embedded or external
- * PostgreSQL), the ledger plugin by name, the application's clock and secure ids. Plain Guice, no
- * classpath scanning.
+ * The core and its driven adapters, chosen by configuration: the books (embedded or external
+ * PostgreSQL), the ledger plugin by name, the application's clock and secure ids. Guice builds
+ * each use case through its constructor, one instance per injector; what is made from the
+ * configuration is provided here. The server adds {@link ServerModule}; an operator command uses
+ * this module alone.
  */
-public final class CoreModule extends AbstractModule {
+public final class CoreModule extends ConstructorModule {
     /** The system clock to the millisecond: the contract's precision. */
     public static final Clock SYSTEM_CLOCK = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
 
@@ -63,15 +67,30 @@ public final class CoreModule extends AbstractModule {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    @Provides
-    Clock clock() {
-        return clock;
-    }
-
-    @Provides
-    @Singleton
-    IdGenerator ids() {
-        return new RandomIdGenerator(new SecureRandom());
+    @Override
+    protected void configure() {
+        // Every object of the graph is listed in a module with its scope: a class Guice would make
+        // on the fly could be a second instance of a use case (Settlement's locks hold only in one).
+        binder().requireExplicitBindings();
+        bind(Clock.class).toInstance(clock);
+        bind(IdGenerator.class).toInstance(new RandomIdGenerator(new SecureRandom()));
+        // Keeps nothing until the server follows the keys' changes (ApiKeyChanges); operator commands never do.
+        singleton(ApiKeyCache.class);
+        singleton(EventPublisher.class);
+        singleton(Settlement.class);
+        singleton(Allocation.class);
+        singleton(Spending.class);
+        singleton(OrganisationService.class);
+        singleton(PolicyService.class);
+        singleton(WalletService.class);
+        singleton(IdempotencyKeys.class);
+        singleton(PaymentService.class);
+        singleton(EscrowService.class);
+        singleton(ApiKeyService.class);
+        singleton(WebhookService.class);
+        singleton(WebhookDispatcher.class);
+        singleton(ExportService.class);
+        bind(Resources.class).in(Singleton.class);
     }
 
     @Provides
@@ -106,111 +125,30 @@ public final class CoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    EventPublisher events(IdGenerator ids, Clock clock) {
-        return new EventPublisher(ids, clock);
-    }
-
-    @Provides
-    @Singleton
-    Settlement settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
-        return new Settlement(storage, ledger, events, clock);
-    }
-
-    @Provides
-    @Singleton
-    Allocation allocation(IdGenerator ids, EventPublisher events) {
-        return new Allocation(ids, events);
-    }
-
-    @Provides
-    @Singleton
-    Spending spending(Allocation allocation, EventPublisher events) {
-        return new Spending(allocation, events);
-    }
-
-    @Provides
-    @Singleton
-    OrganisationService organisations(Storage storage, LedgerPort ledger, EventPublisher events, IdGenerator ids,
-                                      Clock clock) {
-        return new OrganisationService(storage, ledger, events, ids, clock);
-    }
-
-    @Provides
-    @Singleton
-    PolicyService policies(Storage storage, LedgerPort ledger, EventPublisher events, IdGenerator ids, Clock clock) {
-        return new PolicyService(storage, ledger, events, ids, clock);
-    }
-
-    @Provides
-    @Singleton
-    WalletService wallets(Storage storage, LedgerPort ledger, Settlement settlement, Allocation allocation,
-                          EventPublisher events, IdGenerator ids, Clock clock, CoreSettings settings) {
-        return new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
-    }
-
-    @Provides
-    @Singleton
-    PaymentService payments(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
-                            IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
-                            CoreSettings settings) {
-        return new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
-    }
-
-    @Provides
-    @Singleton
-    IdempotencyKeys idempotency(Storage storage, Clock clock) {
-        return new IdempotencyKeys(storage, clock);
-    }
-
-    @Provides
-    @Singleton
-    EscrowService escrows(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
-                          EventPublisher events, IdGenerator ids, Clock clock) {
-        return new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
-    }
-
-    @Provides
-    @Singleton
-    ApiKeyService apiKeys(Storage storage, IdGenerator ids, Clock clock, ApiKeyCache cache) {
-        return new ApiKeyService(storage, ids, clock, cache);
-    }
-
-    /** Keeps nothing until the server follows the keys' changes ({@code ApiKeyChanges}); operator commands never do. */
-    @Provides
-    @Singleton
-    ApiKeyCache apiKeyCache() {
-        return new ApiKeyCache();
-    }
-
-    @Provides
-    @Singleton
     ReceiverGuard receiverGuard() {
         return new ResolvingReceiverGuard(configuration.getWebhooks().allowPrivateReceivers());
     }
 
     @Provides
     @Singleton
-    WebhookService webhooks(Storage storage, ReceiverGuard receivers, EventPublisher events, IdGenerator ids,
-                            Clock clock) {
-        return new WebhookService(storage, receivers, events, ids, clock);
+    WebhookTransport webhookTransport() {
+        return new HttpWebhookTransport(ReceiverTls.of(configuration.getWebhooks().acceptSelfSignedReceivers()),
+                new ObjectMapper());
     }
 
     @Provides
     @Singleton
-    WebhookDispatcher dispatcher(Storage storage, ReceiverGuard receivers, Clock clock) {
-        return new WebhookDispatcher(storage, new HttpWebhookTransport(
-                ReceiverTls.of(configuration.getWebhooks().acceptSelfSignedReceivers()), new ObjectMapper()),
-                receivers, clock);
+    ExportFiles exportFiles() {
+        return new LocalExportFiles(dataDirectory().resolve("exports"));
     }
 
     @Provides
     @Singleton
-    ExportService exports(Storage storage, EventPublisher events, IdGenerator ids, Clock clock) {
-        return new ExportService(storage, events, new LocalExportFiles(dataDirectory().resolve("exports")),
-                List.of(new CsvExportWriter(), new JsonExportWriter(ApiJson.configure(Jackson.newObjectMapper()))),
-                ids, clock);
+    List<ExportWriter> exportWriters() {
+        return List.of(new CsvExportWriter(), new JsonExportWriter(ApiJson.configure(Jackson.newObjectMapper())));
     }
 
+    /** Provided, not built by its constructor: how long a transaction may stay pending is a value, not a part. */
     @Provides
     @Singleton
     Reconciliation reconciliation(Storage storage, LedgerPort ledger, Clock clock) {

@@ -2,15 +2,14 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.org.OrganisationService;
-import com.google.inject.Injector;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
 /** {@code create-org config.yml --name "Acme"}: a new organisation with a zero balance; prints its id. */
-final class CreateOrganisationCommand extends OperatorCommand {
+final class CreateOrganisationCommand extends OperatorCommand<OrganisationService> {
 
     CreateOrganisationCommand() {
-        super("create-org", "Create an organisation and print its id");
+        super("create-org", "Create an organisation and print its id", OrganisationService.class);
     }
 
     @Override
@@ -20,8 +19,8 @@ final class CreateOrganisationCommand extends OperatorCommand {
     }
 
     @Override
-    void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
-        Organisation org = injector.getInstance(OrganisationService.class).create(namespace.getString("name"));
+    void execute(OrganisationService organisations, Namespace namespace, ServiceConfiguration configuration) {
+        Organisation org = organisations.create(namespace.getString("name"));
         System.out.println(org.id().value());
     }
 }

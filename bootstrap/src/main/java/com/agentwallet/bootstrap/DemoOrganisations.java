@@ -9,6 +9,7 @@ import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.org.OrganisationService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.google.inject.Inject;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,6 +37,7 @@ final class DemoOrganisations {
     private final OrganisationService organisations;
     private final ApiKeyService keys;
 
+    @Inject
     DemoOrganisations(OrganisationService organisations, ApiKeyService keys) {
         this.organisations = requireNonNull(organisations, "organisations is null");
         this.keys = requireNonNull(keys, "keys is null");

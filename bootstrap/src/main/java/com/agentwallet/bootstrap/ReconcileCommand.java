@@ -4,7 +4,6 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.reconcile.Drift;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
-import com.google.inject.Injector;
 import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
@@ -12,20 +11,20 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * the ledger, prints each drift and each transaction stuck in flight, and exits non-zero when there
  * is any.
  */
-public final class ReconcileCommand extends OperatorCommand {
+public final class ReconcileCommand extends OperatorCommand<Reconciliation> {
 
     public ReconcileCommand() {
-        super("reconcile", "Compare the books with the ledger and report any drift");
+        super("reconcile", "Compare the books with the ledger and report any drift", Reconciliation.class);
     }
 
     @Override
-    void execute(Injector injector, Namespace namespace, ServiceConfiguration configuration) {
-        reconcile(injector);
+    void execute(Reconciliation reconciliation, Namespace namespace, ServiceConfiguration configuration) {
+        reconcile(reconciliation);
     }
 
     /** Runs the reconciliation and prints it; a drift is a {@link OperatorCommand.CommandFailed}: exit code 1. */
-    void reconcile(Injector injector) {
-        ReconciliationReport report = injector.getInstance(Reconciliation.class).run();
+    void reconcile(Reconciliation reconciliation) {
+        ReconciliationReport report = reconciliation.run();
         for (Drift drift : report.drifts()) {
             System.out.printf("DRIFT %s: books say %s, ledger holds %s%n", drift.account(), drift.expected(),
                     drift.onLedger());

@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.webhook.WebhookDispatcher;
+import com.google.inject.Inject;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ public final class WebhookWorkers implements Managed {
     private final ExecutorService workers;
     private volatile boolean running = true;
 
+    @Inject
     public WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings) {
         this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
         this.settings = requireNonNull(settings, "settings is null");

@@ -137,7 +137,7 @@ class OperatorCliTest {
             ServiceConfiguration configuration = new YamlConfigurationFactory<>(ServiceConfiguration.class,
                     Validation.buildDefaultValidatorFactory().getValidator(), json, "dw").build(config.toFile());
             Injector injector = Guice.createInjector(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK));
-            try (Resources resources = new Resources(injector)) {
+            try (Resources resources = injector.getInstance(Resources.class)) {
                 return read.apply(injector);
             }
         } catch (Exception e) {

@@ -76,7 +76,7 @@ class OperatorCommandsTest {
                 "ledger", Map.of("type", "sim", "settings", Map.of("seed", "5")))), ServiceConfiguration.class);
         injector = Guice.createInjector(Modules.override(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK))
                 .with(binder -> binder.bind(Clock.class).toInstance(clock)));
-        resources = new Resources(injector);
+        resources = injector.getInstance(Resources.class);
     }
 
     @AfterEach
@@ -88,13 +88,13 @@ class OperatorCommandsTest {
     void reconcileReportsAgreementAndThenTheDriftOfMoneyMovedBehindTheBooks() {
         OrgId org = someActivity();
         ReconcileCommand command = new ReconcileCommand();
-        command.reconcile(injector);
+        command.reconcile(injector.getInstance(Reconciliation.class));
 
         LedgerOutcome behindTheBooks = injector.getInstance(LedgerPort.class)
                 .submit(new LedgerInstruction.Deposit("outside", org, Usdc.parse("1.00")));
 
         assertThat(behindTheBooks).isInstanceOf(LedgerOutcome.Confirmed.class);
-        assertThatThrownBy(() -> command.reconcile(injector))
+        assertThatThrownBy(() -> command.reconcile(injector.getInstance(Reconciliation.class)))
                 .isInstanceOf(OperatorCommand.CommandFailed.class)
                 .hasMessage("1 account(s) drifted from the ledger, 0 transaction(s) stuck in flight");
     }
