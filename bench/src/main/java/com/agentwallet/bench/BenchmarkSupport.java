@@ -1,11 +1,14 @@
 package com.agentwallet.bench;
 
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.ledger.LedgerAddress;
 import org.jdbi.v3.core.Jdbi;
 
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -61,13 +64,9 @@ public final class BenchmarkSupport {
         return n;
     }
 
-    /** The {@code p}th percentile (nearest rank) of sorted nanoseconds, in milliseconds; NaN when there are none. */
-    public static double percentileMs(long[] sortedNanos, double p) {
-        if (sortedNanos.length == 0) {
-            return Double.NaN;
-        }
-        int index = (int) Math.ceil(p / 100.0 * sortedNanos.length) - 1;
-        return sortedNanos[Math.max(0, Math.min(index, sortedNanos.length - 1))] / 1e6;
+    /** A valid ledger address that belongs to no wallet of the service, derived from {@code name}. */
+    public static String externalAddress(String name) {
+        return LedgerAddress.of(Hashing.sha256(("external/" + name).getBytes(StandardCharsets.UTF_8))).base58();
     }
 
     /** Liquibase reports every change set on stdout and through java.util.logging; the table is what matters here. */

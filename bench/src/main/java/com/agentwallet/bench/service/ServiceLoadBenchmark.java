@@ -4,7 +4,6 @@ import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.store.CpuMeter;
 import com.agentwallet.bench.store.Pgbench;
 import com.agentwallet.core.money.Usdc;
-import com.agentwallet.core.testing.Addresses;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
@@ -92,7 +91,7 @@ public final class ServiceLoadBenchmark {
     private static final Usdc EXPORT_FUNDING = Usdc.parse("10");
     private static final int FUNDING_BATCH = 100;
     private static final int TX_SAMPLE = 4096;
-    private static final String PAYEE = Addresses.external("service-load-benchmark-payee");
+    private static final String PAYEE = BenchmarkSupport.externalAddress("service-load-benchmark-payee");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Options(Optional<Path> serverJar, List<String> serverJvm, OptionalInt pool, List<Integer> clients,

@@ -4,7 +4,8 @@ import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
 import com.agentwallet.bench.BenchmarkSupport;
-import com.agentwallet.core.CoreSettings;
+import com.agentwallet.bench.CoreWiring;
+import com.agentwallet.bench.Latencies;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.id.OrgId;
@@ -16,11 +17,9 @@ import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.policy.CreatePolicy;
 import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.policy.SessionGrant;
-import com.agentwallet.core.testing.Addresses;
-import com.agentwallet.core.testing.CoreServices;
-import com.agentwallet.core.testing.FakeLedger;
-import com.agentwallet.core.testing.RulesBuilder;
+import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.Funding;
@@ -52,7 +51,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Payments per second through the store: the core's {@link PaymentService} on {@link JdbiStorage}
- * and an embedded PostgreSQL 17 (fsync on, as in production), the ledger faked in memory, next to
+ * and an embedded PostgreSQL 17 (fsync on, as in production), the simulator ledger in memory, next to
  * pgbench running the same SQL against the same server. Two scenarios: payments from a random one
  * of many wallets, and payments all from one hot wallet (every payment waits for the row lock).
  *
@@ -68,7 +67,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StorePaymentsBenchmark {
     private static final Usdc AMOUNT = Usdc.parse("0.01");
     private static final Usdc FUNDING = Usdc.parse("1000000");
-    private static final String PAYEE = Addresses.external("store-benchmark-payee");
+    private static final String PAYEE = BenchmarkSupport.externalAddress("store-benchmark-payee");
 
     private record Options(int seconds, int warmup, int threads, int wallets, boolean pgbench) {
         static Options parse(String[] args) {
@@ -105,14 +104,14 @@ public final class StorePaymentsBenchmark {
     }
 
     /** What one measured service scenario did. */
-    private record ServiceRun(long ok, long refused, long errors, double seconds, long[] latenciesNanos,
+    private record ServiceRun(long ok, long refused, long errors, double seconds, Latencies latencies,
                               Map<String, Long> problems, CpuMeter.Sample cpu, double workerCpu, double workerUser) {
         double perSecond() {
             return ok / seconds;
         }
 
         double percentileMs(double p) {
-            return BenchmarkSupport.percentileMs(latenciesNanos, p);
+            return latencies.ms(p);
         }
     }
 
@@ -137,15 +136,13 @@ public final class StorePaymentsBenchmark {
             System.out.println("server settings: " + BenchmarkSupport.serverSettings(jdbi));
 
             CpuMeter cpu = new CpuMeter(temp.resolve("data"));
-            FakeLedger ledger = new FakeLedger();
             Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
-            CoreServices core = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
-                    new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS);
+            CoreWiring core = new CoreWiring(new JdbiStorage(jdbi, clock), clock, new RandomIdGenerator(new SecureRandom()));
 
             long seedStart = System.nanoTime();
             OrgId org = core.organisations.create("Store benchmark").id();
             core.organisations.deposit(org, Usdc.ofMicros(FUNDING.micros() * (options.wallets() + 2L))).value();
-            Policy policy = core.policies.create(new CreatePolicy(org, "No caps", RulesBuilder.rules().build(),
+            Policy policy = core.policies.create(new CreatePolicy(org, "No caps", PolicyRules.NONE,
                     new Actor("key_bench")));
             List<Payer> payers = seedWallets(core, org, policy, options.wallets() + 1, options.threads());
             Payer hot = payers.get(options.wallets());
@@ -170,7 +167,7 @@ public final class StorePaymentsBenchmark {
             service.put(manyName, measure(jdbi, cpu, core.payments, manyName, many, options));
             service.put("1 hot wallet", measure(jdbi, cpu, core.payments, "1 hot wallet", List.of(hot), options));
 
-            Diagnostics diagnostics = diagnose(db, ledger, clock, many);
+            Diagnostics diagnostics = diagnose(db, core.ledger, clock, many);
 
             Map<String, CpuMeter.Sample> pgbenchCpu = new LinkedHashMap<>();
             Map<String, Pgbench.Outcome> exact = new LinkedHashMap<>();
@@ -230,7 +227,7 @@ public final class StorePaymentsBenchmark {
     // ---------------------------------------------------------------------------------------------
     // Seeding
 
-    private static List<Payer> seedWallets(CoreServices core, OrgId org, Policy policy, int count, int threads)
+    private static List<Payer> seedWallets(CoreWiring core, OrgId org, Policy policy, int count, int threads)
             throws Exception {
         Payer[] payers = new Payer[count];
         ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -274,7 +271,7 @@ public final class StorePaymentsBenchmark {
         CpuMeter.Threads threadsBefore = CpuMeter.jvmThreads();
         ServiceRun measured = drive(payments, payers, options.threads(), Duration.ofSeconds(options.seconds()));
         ServiceRun run = new ServiceRun(measured.ok(), measured.refused(), measured.errors(), measured.seconds(),
-                measured.latenciesNanos(), measured.problems(), cpu.sample().minus(before), measured.workerCpu(),
+                measured.latencies(), measured.problems(), cpu.sample().minus(before), measured.workerCpu(),
                 measured.workerUser());
         System.out.printf(Locale.ROOT, "  %.1f payments/s, p50 %.2f ms, p99 %.2f ms, %d payments%s%n", run.perSecond(),
                 run.percentileMs(50), run.percentileMs(99), run.ok(),
@@ -335,12 +332,11 @@ public final class StorePaymentsBenchmark {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
         AtomicLong deadline = new AtomicLong();
-        List<Future<long[]>> latencies = new ArrayList<>();
+        Latencies latencies = new Latencies();
+        List<Future<?>> workers = new ArrayList<>();
         try {
             for (int t = 0; t < threads; t++) {
-                latencies.add(executor.submit(() -> {
-                    long[] own = new long[1 << 14];
-                    int n = 0;
+                workers.add(executor.submit(() -> {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
                     ready.countDown();
                     go.await();
@@ -365,10 +361,7 @@ public final class StorePaymentsBenchmark {
                                 continue;
                             }
                             ok.increment();
-                            if (n == own.length) {
-                                own = Arrays.copyOf(own, n * 2);
-                            }
-                            own[n++] = took;
+                            latencies.record(took);
                         } catch (RuntimeException e) {
                             errors.increment();
                             problems.merge("error: " + e, 1L, Long::sum);
@@ -376,20 +369,18 @@ public final class StorePaymentsBenchmark {
                     }
                     workerCpu.add(threadBean.getCurrentThreadCpuTime() - cpuStart);
                     workerUser.add(threadBean.getCurrentThreadUserTime() - userStart);
-                    return Arrays.copyOf(own, n);
+                    return null;
                 }));
             }
             ready.await();
             long start = System.nanoTime();
             deadline.set(start + duration.toNanos());
             go.countDown();
-            List<long[]> all = new ArrayList<>();
-            for (Future<long[]> f : latencies) {
-                all.add(f.get());
+            for (Future<?> f : workers) {
+                f.get();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            return new ServiceRun(ok.sum(), refused.sum(), errors.sum(), seconds, merged, new TreeMap<>(problems), null,
+            return new ServiceRun(ok.sum(), refused.sum(), errors.sum(), seconds, latencies, new TreeMap<>(problems), null,
                     workerCpu.sum() / 1e9, workerUser.sum() / 1e9);
         } finally {
             executor.shutdownNow();
@@ -423,14 +414,14 @@ public final class StorePaymentsBenchmark {
         }
     }
 
-    private static Diagnostics diagnose(EmbeddedDatabase db, FakeLedger ledger, Clock clock, List<Payer> payers)
+    private static Diagnostics diagnose(EmbeddedDatabase db, LedgerPort ledger, Clock clock, List<Payer> payers)
             throws SQLException {
         String url = db.jdbcUrl("postgres") + "?socketFactory=" + CountingSocketFactory.class.getName();
         try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, "", 1)) {
             ProbedDataSource probed = new ProbedDataSource(single);
             Jdbi jdbi = Postgres.jdbi(probed);
-            PaymentService payments = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
-                    new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS).payments;
+            PaymentService payments = new CoreWiring(new JdbiStorage(jdbi, clock), ledger, clock,
+                    new RandomIdGenerator(new SecureRandom())).payments;
             int warm = 200;
             int n = 500;
             sequential(payments, payers, warm);
