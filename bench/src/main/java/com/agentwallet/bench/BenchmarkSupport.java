@@ -5,12 +5,17 @@ import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.ledger.LedgerAddress;
 import org.jdbi.v3.core.Jdbi;
 
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.sql.DataSource;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -40,33 +45,25 @@ public final class BenchmarkSupport {
         System.exit(0);
     }
 
-    /** The option's value, {@code args[i]}. */
-    public static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    public static int positive(String[] args, int i) {
-        int n = Integer.parseInt(value(args, i));
-        if (n <= 0) {
-            throw new IllegalArgumentException(args[i - 1] + " must be positive");
-        }
-        return n;
-    }
-
-    public static int notNegative(String[] args, int i) {
-        int n = Integer.parseInt(value(args, i));
-        if (n < 0) {
-            throw new IllegalArgumentException(args[i - 1] + " must not be negative");
-        }
-        return n;
-    }
-
     /** A valid ledger address that belongs to no wallet of the service, derived from {@code name}. */
     public static String externalAddress(String name) {
         return LedgerAddress.of(Hashing.sha256(("external/" + name).getBytes(StandardCharsets.UTF_8))).base58();
+    }
+
+    /** The TLS of a local HTTPS server with the certificate in the PKCS12 {@code keyStore}. */
+    public static SSLContext serverTls(Path keyStore, String password) throws IOException {
+        char[] secret = password.toCharArray();
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, secret);
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, secret);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), null, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the certificate at " + keyStore + " is unusable", e);
+        }
     }
 
     /** Liquibase reports every change set on stdout and through java.util.logging; the table is what matters here. */

@@ -6,6 +6,7 @@ import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.CoreWiring;
 import com.agentwallet.bench.Latencies;
@@ -89,9 +90,13 @@ public final class DeliveryBenchmark {
     private static final String PAYEE = BenchmarkSupport.externalAddress("delivery-benchmark-payee");
     private static final String EVENT = "transaction.completed";
 
-    private record Options(int seconds, int warmup, int rate, int workers, int pollMs, int wallets, int batch,
-                           int producers, int drain) {
-        static Options parse(String[] args) {
+    record Options(int seconds, int warmup, int rate, int workers, int pollMs, int wallets, int batch,
+                   int producers, int drain) {
+        static final String USAGE = "usage: DeliveryBenchmark [--rate 500 (0: as fast as possible)] [--seconds 20] "
+                + "[--warmup 5] [--workers 4] [--poll-ms 50] [--wallets 200] [--batch 1] [--producers 1] [--drain 120]";
+
+        static Options parse(String... args) {
+            Arguments in = new Arguments(args);
             int seconds = 20;
             int warmup = 5;
             int rate = 500;
@@ -101,24 +106,18 @@ public final class DeliveryBenchmark {
             int batch = 1;
             int producers = 1;
             int drain = 120;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
-                    case "--warmup" -> warmup = BenchmarkSupport.notNegative(args, ++i);
-                    case "--rate" -> rate = BenchmarkSupport.notNegative(args, ++i);
-                    case "--workers" -> workers = BenchmarkSupport.positive(args, ++i);
-                    case "--poll-ms" -> pollMs = BenchmarkSupport.positive(args, ++i);
-                    case "--wallets" -> wallets = BenchmarkSupport.positive(args, ++i);
-                    case "--batch" -> batch = BenchmarkSupport.positive(args, ++i);
-                    case "--producers" -> producers = BenchmarkSupport.positive(args, ++i);
-                    case "--drain" -> drain = BenchmarkSupport.positive(args, ++i);
-                    case "-h", "--help" -> {
-                        System.out.println("usage: DeliveryBenchmark [--rate 500 (0: as fast as possible)] [--seconds 20] "
-                                + "[--warmup 5] [--workers 4] [--poll-ms 50] [--wallets 200] [--batch 1] "
-                                + "[--producers 1] [--drain 120]");
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            while (in.hasNext()) {
+                switch (in.next()) {
+                    case "--seconds" -> seconds = in.positive();
+                    case "--warmup" -> warmup = in.notNegative();
+                    case "--rate" -> rate = in.notNegative();
+                    case "--workers" -> workers = in.positive();
+                    case "--poll-ms" -> pollMs = in.positive();
+                    case "--wallets" -> wallets = in.positive();
+                    case "--batch" -> batch = in.positive();
+                    case "--producers" -> producers = in.positive();
+                    case "--drain" -> drain = in.positive();
+                    default -> throw in.unknown();
                 }
             }
             return new Options(seconds, warmup, rate, workers, pollMs, wallets, batch, producers, drain);
@@ -133,7 +132,7 @@ public final class DeliveryBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        Options options = Arguments.parseOrExit(args, Options.USAGE, Options::parse);
         BenchmarkSupport.runInTempDirectory("delivery-benchmark", temp -> run(options, temp));
     }
 

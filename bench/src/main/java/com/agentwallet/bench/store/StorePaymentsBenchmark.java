@@ -3,6 +3,7 @@ package com.agentwallet.bench.store;
 import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.CoreWiring;
 import com.agentwallet.bench.Latencies;
@@ -69,26 +70,25 @@ public final class StorePaymentsBenchmark {
     private static final Usdc FUNDING = Usdc.parse("1000000");
     private static final String PAYEE = BenchmarkSupport.externalAddress("store-benchmark-payee");
 
-    private record Options(int seconds, int warmup, int threads, int wallets, boolean pgbench) {
-        static Options parse(String[] args) {
+    record Options(int seconds, int warmup, int threads, int wallets, boolean pgbench) {
+        static final String USAGE = "usage: StorePaymentsBenchmark [--seconds 20] [--warmup 15] [--threads 16] "
+                + "[--wallets 1000] [--no-pgbench]";
+
+        static Options parse(String... args) {
+            Arguments in = new Arguments(args);
             int seconds = 20;
             int warmup = 15;
             int threads = 16;
             int wallets = 1000;
             boolean pgbench = true;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
-                    case "--warmup" -> warmup = Integer.parseInt(BenchmarkSupport.value(args, ++i));
-                    case "--threads" -> threads = BenchmarkSupport.positive(args, ++i);
-                    case "--wallets" -> wallets = BenchmarkSupport.positive(args, ++i);
+            while (in.hasNext()) {
+                switch (in.next()) {
+                    case "--seconds" -> seconds = in.positive();
+                    case "--warmup" -> warmup = in.notNegative();
+                    case "--threads" -> threads = in.positive();
+                    case "--wallets" -> wallets = in.positive();
                     case "--no-pgbench" -> pgbench = false;
-                    case "-h", "--help" -> {
-                        System.out.println("usage: StorePaymentsBenchmark [--seconds 20] [--warmup 15] [--threads 16] "
-                                + "[--wallets 1000] [--no-pgbench]");
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                    default -> throw in.unknown();
                 }
             }
             return new Options(seconds, warmup, threads, wallets, pgbench);
@@ -119,7 +119,7 @@ public final class StorePaymentsBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        Options options = Arguments.parseOrExit(args, Options.USAGE, Options::parse);
         BenchmarkSupport.runInTempDirectory("store-payments-benchmark", temp -> run(options, temp));
     }
 
