@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * pgbench against the service's database while the service idles, with three scripts
- * ({@link Script}, under {@code src/main/resources/pgbench}): the yardstick of issue #10, and the
+ * ({@link Script}, under {@code src/main/resources/pgbench}): the yardstick, and the
  * service's own statements for a payment, alone and four payments to a transaction. The yardstick is
  * what the service is measured against; the service's own statements, with no HTTP, TLS, JSON or
  * JVM around them, are the most the service could reach with its SQL as it is, and the batched
@@ -36,7 +36,7 @@ import java.util.Optional;
 final class PgbenchReference {
     /** A pgbench script, and how many payments one execution of it makes. */
     enum Script {
-        /** The SQL shape of one payment that issue #10 names, in one transaction: the yardstick. */
+        /** The SQL shape of one payment as the service's goal names it, in one transaction: the yardstick. */
         REFERENCE("reference.sql", "Pgb", 1),
         /** The service's own statements for one payment, in its two transactions and four requests. */
         SERVICE("service.sql", "Pgs", 1),

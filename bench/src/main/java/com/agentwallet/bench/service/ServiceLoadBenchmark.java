@@ -25,7 +25,7 @@ import java.util.stream.Stream;
 /**
  * The service under load the way its users meet it: the server binary in its own JVM, driven over
  * HTTPS with kept-alive connections, next to pgbench running one payment's SQL against the same
- * database (issue #10), and the service's own statements without the service ({@link
+ * database, and the service's own statements without the service ({@link
  * PgbenchReference}). It measures payments per second and latency over 1,000 wallets and on one hot
  * wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
  * provisioning, reads, and the export of a long history with the server's memory meanwhile; the CPU
@@ -48,6 +48,8 @@ import java.util.stream.Stream;
  * {@code --export-json} (also export as JSON), {@code --no-export}, {@code --no-pgbench},
  * {@code --open-rate N} (the open loops at N payments/s instead of half of each peak), {@code --curve
  * 0.2,0.3} (more open loops, at these fractions of each peak, measured as the one at half of it).
+ * With {@code --baseline-jar PATH} it compares that build with the one of {@code --server-jar}
+ * instead ({@link JarComparison}, {@code --rounds 3}); {@link ServiceLoadOptions} has the usage.
  */
 public final class ServiceLoadBenchmark {
     private static final int OPEN_LOOP_CONNECTIONS = 64;
