@@ -18,6 +18,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** What the benchmarks with a main share: option values, the machine, the embedded server, the temp directory. */
@@ -43,6 +44,16 @@ public final class BenchmarkSupport {
             deleteRecursively(temp);
         }
         System.exit(0);
+    }
+
+    /** A rate with one decimal, or "-" when there is none. */
+    public static String rate(Optional<Double> perSecond) {
+        return perSecond.map(r -> String.format(Locale.ROOT, "%.1f", r)).orElse("-");
+    }
+
+    /** {@code rate} over {@code of} with two decimals, or "-" if either is missing. */
+    public static String ratio(Optional<Double> rate, Optional<Double> of) {
+        return rate.flatMap(r -> of.map(o -> String.format(Locale.ROOT, "%.2f", r / o))).orElse("-");
     }
 
     /** A valid ledger address that belongs to no wallet of the service, derived from {@code name}. */

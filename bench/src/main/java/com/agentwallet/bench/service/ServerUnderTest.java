@@ -2,6 +2,7 @@ package com.agentwallet.bench.service;
 
 import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.store.CpuMeter;
+import com.agentwallet.bench.store.Pgbench;
 import com.agentwallet.core.money.Usdc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -235,7 +236,7 @@ final class ServerUnderTest implements AutoCloseable {
     LoadDriver.Measured closed(String scenario, boolean hot, int clients, String keyPrefix, ServiceLoadOptions options)
             throws InterruptedException {
         int warmup = options.runWarmup();
-        PgbenchReference.checkpoint(jdbi);
+        Pgbench.checkpoint(jdbi);
         return measure(() -> driver.closed(scenario + ", " + clients + " clients", clients, payments(hot, keyPrefix),
                 Duration.ofSeconds(warmup), Duration.ofSeconds(options.seconds())),
                 String.format(Locale.ROOT, "%d s warm-up, %d s measured", warmup, options.seconds()));

@@ -215,7 +215,7 @@ public final class ServiceLoadBenchmark {
                                      ServiceLoadOptions options) throws InterruptedException {
         int warmup = options.runWarmup();
         String name = String.format(Locale.ROOT, "%s, %s (%.0f/s)", scenario.name, label, target);
-        PgbenchReference.checkpoint(server.jdbi);
+        Pgbench.checkpoint(server.jdbi);
         System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
                 scenario.name, target, OPEN_LOOP_CONNECTIONS, warmup);
         server.whileCompiling(Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> server.driver.open("warm-up",
@@ -362,8 +362,8 @@ public final class ServiceLoadBenchmark {
             scenario.runs.forEach((clients, run) -> {
                 Optional<Double> tps = scenario.pgbenchRate(PgbenchReference.Script.REFERENCE, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.2f | %s | %s |%n", scenario.name,
-                        clients, run.perSecond(), run.ms(50), run.ms(99), run.ms(99.9), rate(tps),
-                        ratio(Optional.of(run.perSecond()), tps));
+                        clients, run.perSecond(), run.ms(50), run.ms(99), run.ms(99.9), BenchmarkSupport.rate(tps),
+                        BenchmarkSupport.ratio(Optional.of(run.perSecond()), tps));
             });
         }
         for (Scenario scenario : scenarios) {
@@ -432,24 +432,17 @@ public final class ServiceLoadBenchmark {
                 Optional<Double> own = scenario.pgbenchRate(PgbenchReference.Script.SERVICE, clients);
                 Optional<Double> batched = scenario.pgbenchRate(PgbenchReference.Script.SERVICE_BATCHED, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %.1f | %s |%n", scenario.name, clients,
-                        rate(yardstick), rate(own), ratio(own, yardstick), rate(batched), ratio(batched, yardstick),
-                        run.perSecond(), ratio(Optional.of(run.perSecond()), own));
+                        BenchmarkSupport.rate(yardstick), BenchmarkSupport.rate(own),
+                        BenchmarkSupport.ratio(own, yardstick), BenchmarkSupport.rate(batched),
+                        BenchmarkSupport.ratio(batched, yardstick), run.perSecond(),
+                        BenchmarkSupport.ratio(Optional.of(run.perSecond()), own));
             });
         }
         for (Scenario scenario : scenarios) {
             Optional<Double> yardstick = scenario.pgbenchPeak(PgbenchReference.Script.REFERENCE);
             System.out.printf(Locale.ROOT, "Ceiling, %s, best against best: the service's SQL alone %s, batched %s%n",
-                    scenario.name, ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE), yardstick),
-                    ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED), yardstick));
+                    scenario.name, BenchmarkSupport.ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE), yardstick),
+                    BenchmarkSupport.ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED), yardstick));
         }
-    }
-
-    private static String rate(Optional<Double> perSecond) {
-        return perSecond.map(r -> String.format(Locale.ROOT, "%.1f", r)).orElse("-");
-    }
-
-    /** {@code rate} over {@code of}, or "-" if either is missing. */
-    private static String ratio(Optional<Double> rate, Optional<Double> of) {
-        return rate.flatMap(r -> of.map(o -> String.format(Locale.ROOT, "%.2f", r / o))).orElse("-");
     }
 }

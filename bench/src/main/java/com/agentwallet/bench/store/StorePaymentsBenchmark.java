@@ -147,16 +147,9 @@ public final class StorePaymentsBenchmark {
             List<Payer> payers = seedWallets(core, org, policy, options.wallets() + 1, options.threads());
             Payer hot = payers.get(options.wallets());
             List<Payer> many = payers.subList(0, options.wallets());
-            jdbi.useHandle(h -> {
-                h.execute("CREATE TABLE bench_wallets (n integer PRIMARY KEY, wallet_id text NOT NULL)");
-                var batch = h.prepareBatch("INSERT INTO bench_wallets (n, wallet_id) VALUES (:n, :wallet)");
-                for (int i = 0; i < many.size(); i++) {
-                    batch.bind("n", i + 1).bind("wallet", many.get(i).wallet().id().value()).add();
-                }
-                batch.bind("n", 0).bind("wallet", hot.wallet().id().value()).add();
-                batch.execute();
-                h.execute("VACUUM ANALYZE");
-            });
+            Pgbench.numberWallets(jdbi, many.stream().map(p -> p.wallet().id().value()).toList(),
+                    hot.wallet().id().value());
+            jdbi.useHandle(h -> h.execute("VACUUM ANALYZE"));
             System.out.printf(Locale.ROOT, "seeded %d funded wallets (%s USDC each) in %.1f s; each payment pays %s USDC to "
                             + "an address outside the service; the policy has no caps%n",
                     payers.size(), FUNDING, (System.nanoTime() - seedStart) / 1e9, AMOUNT);
@@ -190,7 +183,7 @@ public final class StorePaymentsBenchmark {
                         variables.put("hi", isHot ? "0" : Integer.toString(many.size()));
                         variables.put("run", Integer.toString(++run));
                         String label = scenario + (exactShape ? ", exact shape" : ", minimal shape");
-                        checkpoint(jdbi);
+                        Pgbench.checkpoint(jdbi);
                         System.out.printf(Locale.ROOT, "pgbench %s: %d clients, %d s ...%n", label, options.threads(),
                                 options.seconds());
                         CpuMeter.Sample before = cpu.sample();
@@ -265,7 +258,7 @@ public final class StorePaymentsBenchmark {
     private static ServiceRun measure(Jdbi jdbi, CpuMeter cpu, PaymentService payments, String name,
                                       List<Payer> payers, Options options) throws Exception {
         drive(payments, payers, options.threads(), Duration.ofSeconds(2)); // settle into this scenario
-        checkpoint(jdbi);
+        Pgbench.checkpoint(jdbi);
         System.out.printf(Locale.ROOT, "service %s: measuring %d s ...%n", name, options.seconds());
         CpuMeter.Sample before = cpu.sample();
         CpuMeter.Threads threadsBefore = CpuMeter.jvmThreads();
@@ -470,10 +463,6 @@ public final class StorePaymentsBenchmark {
         return variables;
     }
 
-    private static void checkpoint(Jdbi jdbi) {
-        jdbi.useHandle(h -> h.execute("CHECKPOINT"));
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Output
 
@@ -493,10 +482,9 @@ public final class StorePaymentsBenchmark {
             Optional<Double> tpsExact = tps(exact.get(row.getKey()));
             Optional<Double> tpsMinimal = tps(minimal.get(row.getKey()));
             System.out.printf(Locale.ROOT, "%-14s | %13.1f | %11s | %7s | %11s | %7s | %9.2f | %9.2f%n", row.getKey(),
-                    run.perSecond(), tpsExact.map(t -> String.format(Locale.ROOT, "%.1f", t)).orElse("-"),
-                    tpsExact.map(t -> String.format(Locale.ROOT, "%.2f", run.perSecond() / t)).orElse("-"),
-                    tpsMinimal.map(t -> String.format(Locale.ROOT, "%.1f", t)).orElse("-"),
-                    tpsMinimal.map(t -> String.format(Locale.ROOT, "%.2f", run.perSecond() / t)).orElse("-"),
+                    run.perSecond(), BenchmarkSupport.rate(tpsExact),
+                    BenchmarkSupport.ratio(Optional.of(run.perSecond()), tpsExact), BenchmarkSupport.rate(tpsMinimal),
+                    BenchmarkSupport.ratio(Optional.of(run.perSecond()), tpsMinimal),
                     run.percentileMs(50), run.percentileMs(99));
         }
         System.out.println("exact shape: the statements of PaymentService.pay one for one (2 transactions: check and "
