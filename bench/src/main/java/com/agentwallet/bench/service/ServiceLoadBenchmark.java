@@ -63,6 +63,7 @@ public final class ServiceLoadBenchmark {
     private static final List<Integer> READ_CLIENTS = List.of(16, 32);
     private static final double P99_GOAL_MS = 25;
     private static final double RATIO_GOAL = 0.6;
+
     /** A payment scenario: the pool or the hot wallet, its closed-loop runs by client count, its open-loop runs. */
     private static final class Scenario {
         final String name;
