@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
  * and the candidate are each launched on a fresh embedded database, provisioned and warmed up the
  * same way, and then measured in the closed loops of payments, both scenarios at each client count,
  * for {@code --rounds} rounds. Both servers stay up throughout and each run of one is followed by
- * the same run of the other, the order turning at every pair (old then new, new then old, ...):
- * this machine's speed moves by half within an hour, so two runs minutes apart would compare the
- * machine more than the builds, and turning the order cancels a steady drift within each pair.
+ * the same run of the other, the order turning from pair to pair and, for each pair, from round to
+ * round ({@link #oldFirst}): this machine's speed moves by half within an hour, so two runs minutes
+ * apart would compare the machine more than the builds, and turning the order cancels a steady
+ * drift.
  * The idle server costs little meanwhile (its workers poll, its clock ticks). A build's rate is its
  * median over the rounds; the guard holds where new/old is at least {@value #GUARD}.
  */
@@ -68,6 +69,14 @@ final class JarComparison {
             return Double.NaN;
         }
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /**
+     * Whether the old build runs first in the {@code pair}-th pair of runs of round {@code round}:
+     * neighbouring pairs take turns, and every pair swaps its order from one round to the next.
+     */
+    static boolean oldFirst(int round, int pair) {
+        return (round + pair) % 2 == 0;
     }
 
     /** The table of the comparisons, its verdict last. */
@@ -121,15 +130,15 @@ final class JarComparison {
     private static List<Comparison> measure(ServerUnderTest old, ServerUnderTest candidate, ServiceLoadOptions options)
             throws InterruptedException {
         Map<String, Comparison> comparisons = new LinkedHashMap<>();
-        int pair = 0;
         for (int round = 0; round < options.rounds(); round++) {
+            int pair = 0;
             for (boolean hot : new boolean[]{false, true}) {
                 String scenario = hot ? "1 hot wallet" : ServerUnderTest.WALLETS + " wallets";
                 for (int clients : options.clients()) {
                     Comparison comparison = comparisons.computeIfAbsent(scenario + "/" + clients,
                             k -> new Comparison(scenario, clients, new ArrayList<>(), new ArrayList<>()));
                     String keys = "g" + round + (hot ? "h" : "p") + clients + "-";
-                    boolean oldFirst = pair++ % 2 == 0;
+                    boolean oldFirst = oldFirst(round, pair++);
                     for (boolean isOld : new boolean[]{oldFirst, !oldFirst}) {
                         LoadDriver.Measured run = (isOld ? old : candidate).closed((isOld ? "old" : "new") + ", round "
                                 + (round + 1) + ", " + scenario, hot, clients, keys, options);

@@ -8,6 +8,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class JarComparisonTest {
     @Test
+    void theOrderTurnsFromPairToPairAndEachPairsFromRoundToRound() {
+        assertThat(JarComparison.oldFirst(0, 0)).isTrue();
+        assertThat(JarComparison.oldFirst(0, 1)).isFalse();
+        assertThat(JarComparison.oldFirst(0, 2)).isTrue();
+        for (int pair = 0; pair < 4; pair++) {
+            for (int round = 0; round < 3; round++) {
+                assertThat(JarComparison.oldFirst(round + 1, pair)).isNotEqualTo(JarComparison.oldFirst(round, pair));
+            }
+        }
+    }
+
+    @Test
     void theMedianOfTheRounds() {
         assertThat(JarComparison.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
         assertThat(JarComparison.median(List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
