@@ -1,4 +1,4 @@
--- The yardstick of issue #10: the SQL shape of one payment that the issue names (lock the wallet
+-- The yardstick: the SQL shape of one payment as the service's goal names it (lock the wallet
 -- row, read the spend summary, insert the payment, insert its outbox event, update the balance and
 -- summary), in the service's own statements, one payment per execution in one transaction.
 \set n random(:lo, :hi)

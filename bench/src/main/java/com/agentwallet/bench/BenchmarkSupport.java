@@ -1,15 +1,24 @@
 package com.agentwallet.bench;
 
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.ledger.LedgerAddress;
 import org.jdbi.v3.core.Jdbi;
 
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.sql.DataSource;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** What the benchmarks with a main share: option values, the machine, the embedded server, the temp directory. */
@@ -37,37 +46,35 @@ public final class BenchmarkSupport {
         System.exit(0);
     }
 
-    /** The option's value, {@code args[i]}. */
-    public static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
+    /** A rate with one decimal, or "-" when there is none. */
+    public static String rate(Optional<Double> perSecond) {
+        return perSecond.map(r -> String.format(Locale.ROOT, "%.1f", r)).orElse("-");
     }
 
-    public static int positive(String[] args, int i) {
-        int n = Integer.parseInt(value(args, i));
-        if (n <= 0) {
-            throw new IllegalArgumentException(args[i - 1] + " must be positive");
-        }
-        return n;
+    /** {@code rate} over {@code of} with two decimals, or "-" if either is missing. */
+    public static String ratio(Optional<Double> rate, Optional<Double> of) {
+        return rate.flatMap(r -> of.map(o -> String.format(Locale.ROOT, "%.2f", r / o))).orElse("-");
     }
 
-    public static int notNegative(String[] args, int i) {
-        int n = Integer.parseInt(value(args, i));
-        if (n < 0) {
-            throw new IllegalArgumentException(args[i - 1] + " must not be negative");
-        }
-        return n;
+    /** A valid ledger address that belongs to no wallet of the service, derived from {@code name}. */
+    public static String externalAddress(String name) {
+        return LedgerAddress.of(Hashing.sha256(("external/" + name).getBytes(StandardCharsets.UTF_8))).base58();
     }
 
-    /** The {@code p}th percentile (nearest rank) of sorted nanoseconds, in milliseconds; NaN when there are none. */
-    public static double percentileMs(long[] sortedNanos, double p) {
-        if (sortedNanos.length == 0) {
-            return Double.NaN;
+    /** The TLS of a local HTTPS server with the certificate in the PKCS12 {@code keyStore}. */
+    public static SSLContext serverTls(Path keyStore, String password) throws IOException {
+        char[] secret = password.toCharArray();
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, secret);
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, secret);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), null, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the certificate at " + keyStore + " is unusable", e);
         }
-        int index = (int) Math.ceil(p / 100.0 * sortedNanos.length) - 1;
-        return sortedNanos[Math.max(0, Math.min(index, sortedNanos.length - 1))] / 1e6;
     }
 
     /** Liquibase reports every change set on stdout and through java.util.logging; the table is what matters here. */

@@ -16,7 +16,15 @@ import java.util.List;
 public record MachineCpu(long busy, long stolen, long total, long switches) {
     public static MachineCpu now() {
         try {
-            List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
+            return of(Files.readAllLines(Path.of("/proc/stat")));
+        } catch (IOException e) {
+            return new MachineCpu(0, 0, 0, 0);
+        }
+    }
+
+    /** The figures of {@code /proc/stat}'s lines; zeros where they are not as expected. */
+    static MachineCpu of(List<String> lines) {
+        try {
             String[] fields = lines.get(0).trim().split("\\s+");
             long[] ticks = Arrays.stream(fields, 1, Math.min(fields.length, 9)).mapToLong(Long::parseLong).toArray();
             long total = Arrays.stream(ticks).sum();
@@ -24,7 +32,7 @@ public record MachineCpu(long busy, long stolen, long total, long switches) {
             long switches = lines.stream().filter(line -> line.startsWith("ctxt ")).findFirst()
                     .map(line -> Long.parseLong(line.substring(5).trim())).orElse(0L);
             return new MachineCpu(total - idle, ticks.length > 7 ? ticks[7] : 0, total, switches);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return new MachineCpu(0, 0, 0, 0);
         }
     }

@@ -17,8 +17,6 @@ import com.agentwallet.core.policy.SessionGrant;
 import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.TimeRange;
-import com.agentwallet.core.testing.InMemoryStorage;
-import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -35,8 +33,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -70,8 +70,8 @@ import java.util.concurrent.TimeUnit;
  * caches; a production check on a cold wallet pays cache misses (or, in PostgreSQL, an index
  * probe) that this does not show.
  *
- * <p>The log look-up is the only part whose cost can depend on the history: the in-memory store
- * keeps each wallet's spends in a time-sorted array and finds a range with one binary search
+ * <p>The log look-up is the only part whose cost can depend on the history: {@link PolicyCheckBooks}
+ * keeps the wallet's spends in a time-sorted list and finds a range with one binary search
  * (PostgreSQL with a B-tree index probe on {@code (wallet_id, at)}), so it grows with log n, which
  * at these sizes is lost in the cost of the check itself.
  */
@@ -95,7 +95,7 @@ public class PolicyCheckBenchmark {
     public int priorPayments;
 
     // Non-final, so the JIT cannot fold any of them into constants.
-    private InMemoryStorage storage;
+    private PolicyCheckBooks books;
     private Spending spending;
     private Wallet wallet;
     private PolicyRules rules;
@@ -108,8 +108,7 @@ public class PolicyCheckBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         IdGenerator ids = new RandomIdGenerator(new Random(7));
-        MutableClock clock = new MutableClock(LAST_ADVANCED);
-        storage = new InMemoryStorage();
+        Clock clock = Clock.fixed(LAST_ADVANCED, ZoneOffset.UTC);
         spending = new Spending(new Allocation(ids, new EventPublisher(ids, clock)), new EventPublisher(ids, clock));
         amount = Usdc.parse("1.00");
         recipient = RECIPIENT;
@@ -140,15 +139,8 @@ public class PolicyCheckBenchmark {
                 LAST_ADVANCED);
         session = Optional.of(new SessionGrant(wallet.id(), wallet.sessionVersion(), NOW.plus(Duration.ofHours(1))));
 
-        Wallet stored = wallet;
-        storage.inTransaction(stores -> {
-            stores.organisations().insert(org);
-            stores.policies().insert(policy);
-            stores.wallets().insertIfAbsent(stored);
-            prior.forEach(entry -> stores.spendLog().append(stored.id(), entry));
-            return null;
-        });
-        leaving = storage.inTransaction(s -> s.spendLog().entriesIn(wallet.id(), wallet.spend().leavingBy(NOW)));
+        books = new PolicyCheckBooks(policy, wallet.id(), prior);
+        leaving = books.inTransaction(s -> s.spendLog().entriesIn(wallet.id(), wallet.spend().leavingBy(NOW)));
         verify(prior);
     }
 
@@ -162,10 +154,10 @@ public class PolicyCheckBenchmark {
         List<TimeRange> leaving = summary.leavingBy(now);
         require(leaving.size() == 3, "expected three non-empty leaving ranges, got " + leaving);
         long expectedCrossing = prior.stream().filter(e -> leaving.stream().anyMatch(r -> r.contains(e.at()))).count();
-        int crossing = storage.inTransaction(s -> s.spendLog().entriesIn(wallet.id(), leaving)).size();
+        int crossing = books.inTransaction(s -> s.spendLog().entriesIn(wallet.id(), leaving)).size();
         require(crossing == expectedCrossing && (priorPayments != 100_000 || crossing == 1),
                 "expected " + expectedCrossing + " spends crossing an edge, got " + crossing);
-        int all = storage.inTransaction(s -> s.spendLog().entriesIn(wallet.id(),
+        int all = books.inTransaction(s -> s.spendLog().entriesIn(wallet.id(),
                 List.of(new TimeRange(LAST_ADVANCED.minus(Duration.ofDays(1)), LAST_ADVANCED)))).size();
         require(all == priorPayments, "the log holds " + all + " spends, not " + priorPayments);
         require(check() instanceof Decision.Allowed, "the payment is not allowed: " + check());
@@ -193,13 +185,13 @@ public class PolicyCheckBenchmark {
     }
 
     /**
-     * The same check with the index look-up of the crossing spends in the in-memory store: a binary
+     * The same check with the index look-up of the crossing spends in {@link PolicyCheckBooks}: a binary
      * search per range over the wallet's sorted spends, so it grows with log n (PostgreSQL does the
      * same with a B-tree probe on {@code (wallet_id, at)}).
      */
     @Benchmark
     public Decision checkWithLookup() {
-        return storage.inTransaction(stores -> {
+        return books.inTransaction(stores -> {
             SpendSummary stored = wallet.spend();
             SpendSummary spend = stored.advanceTo(now,
                     stores.spendLog().entriesIn(wallet.id(), stored.leavingBy(now)));
@@ -211,7 +203,7 @@ public class PolicyCheckBenchmark {
     /** The real use-case step: also reads the policy row and the recipient's category, and checks the balance. */
     @Benchmark
     public Result<Spending.Attempt> spendingEvaluate() {
-        return storage.inTransaction(stores ->
+        return books.inTransaction(stores ->
                 spending.evaluate(stores, wallet, session, amount, recipient, PaymentCheck.Kind.PAYMENT, now));
     }
 }

@@ -6,12 +6,14 @@ import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
+import com.agentwallet.bench.CoreWiring;
+import com.agentwallet.bench.Latencies;
 import com.agentwallet.bench.MachineCpu;
 import com.agentwallet.bench.store.CpuMeter;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.agentwallet.bootstrap.WebhookWorkers;
-import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventPublisher;
@@ -25,12 +27,9 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.policy.CreatePolicy;
 import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
-import com.agentwallet.core.testing.Addresses;
-import com.agentwallet.core.testing.CoreServices;
-import com.agentwallet.core.testing.FakeLedger;
-import com.agentwallet.core.testing.RulesBuilder;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.Funding;
@@ -88,12 +87,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class DeliveryBenchmark {
     private static final Usdc AMOUNT = Usdc.parse("0.01");
-    private static final String PAYEE = Addresses.external("delivery-benchmark-payee");
+    private static final String PAYEE = BenchmarkSupport.externalAddress("delivery-benchmark-payee");
     private static final String EVENT = "transaction.completed";
 
-    private record Options(int seconds, int warmup, int rate, int workers, int pollMs, int wallets, int batch,
-                           int producers, int drain) {
-        static Options parse(String[] args) {
+    record Options(int seconds, int warmup, int rate, int workers, int pollMs, int wallets, int batch,
+                   int producers, int drain) {
+        static final String USAGE = "usage: DeliveryBenchmark [--rate 500 (0: as fast as possible)] [--seconds 20] "
+                + "[--warmup 5] [--workers 4] [--poll-ms 50] [--wallets 200] [--batch 1] [--producers 1] [--drain 120]";
+
+        static Options parse(String... args) {
+            Arguments in = new Arguments(args);
             int seconds = 20;
             int warmup = 5;
             int rate = 500;
@@ -103,24 +106,18 @@ public final class DeliveryBenchmark {
             int batch = 1;
             int producers = 1;
             int drain = 120;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
-                    case "--warmup" -> warmup = BenchmarkSupport.notNegative(args, ++i);
-                    case "--rate" -> rate = BenchmarkSupport.notNegative(args, ++i);
-                    case "--workers" -> workers = BenchmarkSupport.positive(args, ++i);
-                    case "--poll-ms" -> pollMs = BenchmarkSupport.positive(args, ++i);
-                    case "--wallets" -> wallets = BenchmarkSupport.positive(args, ++i);
-                    case "--batch" -> batch = BenchmarkSupport.positive(args, ++i);
-                    case "--producers" -> producers = BenchmarkSupport.positive(args, ++i);
-                    case "--drain" -> drain = BenchmarkSupport.positive(args, ++i);
-                    case "-h", "--help" -> {
-                        System.out.println("usage: DeliveryBenchmark [--rate 500 (0: as fast as possible)] [--seconds 20] "
-                                + "[--warmup 5] [--workers 4] [--poll-ms 50] [--wallets 200] [--batch 1] "
-                                + "[--producers 1] [--drain 120]");
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            while (in.hasNext()) {
+                switch (in.next()) {
+                    case "--seconds" -> seconds = in.positive();
+                    case "--warmup" -> warmup = in.notNegative();
+                    case "--rate" -> rate = in.notNegative();
+                    case "--workers" -> workers = in.positive();
+                    case "--poll-ms" -> pollMs = in.positive();
+                    case "--wallets" -> wallets = in.positive();
+                    case "--batch" -> batch = in.positive();
+                    case "--producers" -> producers = in.positive();
+                    case "--drain" -> drain = in.positive();
+                    default -> throw in.unknown();
                 }
             }
             return new Options(seconds, warmup, rate, workers, pollMs, wallets, batch, producers, drain);
@@ -135,7 +132,7 @@ public final class DeliveryBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        Options options = Arguments.parseOrExit(args, Options.USAGE, Options::parse);
         BenchmarkSupport.runInTempDirectory("delivery-benchmark", temp -> run(options, temp));
     }
 
@@ -160,7 +157,7 @@ public final class DeliveryBenchmark {
             Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
             IdGenerator ids = new RandomIdGenerator(new SecureRandom());
             Storage storage = new JdbiStorage(jdbi, clock);
-            CoreServices core = new CoreServices(storage, new FakeLedger(), clock, ids, CoreSettings.DEFAULTS);
+            CoreWiring core = new CoreWiring(storage, clock, ids);
             ServiceConfiguration.WebhookSettings settings = webhookSettings(options);
             ReceiverGuard guard = new ResolvingReceiverGuard(settings.allowPrivateReceivers());
 
@@ -208,9 +205,9 @@ public final class DeliveryBenchmark {
      * The wallets, funded, and one payment from each through the payment service: the confirmed
      * transactions whose {@code transaction.completed} events the load publishes again and again.
      */
-    private static List<Transaction> seed(CoreServices core, OrgId org, int wallets) {
+    private static List<Transaction> seed(CoreWiring core, OrgId org, int wallets) {
         core.organisations.deposit(org, Usdc.ofMicros(AMOUNT.micros() * wallets)).value();
-        Policy policy = core.policies.create(new CreatePolicy(org, "No caps", RulesBuilder.rules().build(),
+        Policy policy = core.policies.create(new CreatePolicy(org, "No caps", PolicyRules.NONE,
                 new Actor("key_bench")));
         List<CreatedWallet> created = new ArrayList<>();
         for (int i = 0; i < wallets; i++) {
@@ -486,7 +483,7 @@ public final class DeliveryBenchmark {
     // Output
 
     /** What the run measured. */
-    private record Results(long committedTotal, long committedInWindow, long deliveredInWindow, long[] latenciesNanos,
+    private record Results(long committedTotal, long committedInWindow, long deliveredInWindow, Latencies latencies,
                            long measuredNeverArrived, long backlogAtWindowEnd, long notAcknowledged, long repeats,
                            long unreadable, Drain drain, Map<String, Long> failures, long[] committedPerSecond,
                            long[] deliveredPerSecond, long deliveredAfterWindow) {
@@ -515,25 +512,18 @@ public final class DeliveryBenchmark {
                     backlog++;
                 }
             }
-            long[] latencies = new long[load.measured.size()];
-            int n = 0;
+            Latencies latencies = new Latencies();
             for (String id : load.measured) {
                 Long arrived = receiver.firstArrival(id);
                 if (arrived != null) {
-                    latencies[n++] = Math.max(0, arrived - load.committed.get(id));
+                    latencies.record(arrived - load.committed.get(id));
                 }
             }
-            latencies = Arrays.copyOf(latencies, n);
-            Arrays.sort(latencies);
             long firstAttempts = load.committed.size() - notAcknowledged;
             return new Results(load.committed.size(), load.measured.size(), deliveredInWindow, latencies,
-                    load.measured.size() - n, backlog, notAcknowledged,
+                    load.measured.size() - latencies.count(), backlog, notAcknowledged,
                     Math.max(0, receiver.requests() - receiver.unreadable() - firstAttempts), receiver.unreadable(), drain,
                     new TreeMap<>(load.failures), committedPerSecond, deliveredPerSecond, deliveredAfter);
-        }
-
-        double percentileMs(double p) {
-            return BenchmarkSupport.percentileMs(latenciesNanos, p);
         }
 
         void print(Options options, Window window) {
@@ -550,13 +540,13 @@ public final class DeliveryBenchmark {
             System.out.println("-".repeat(header.length()));
             System.out.printf(Locale.ROOT, "%-12s | %11.1f | %11.1f | %8.1f | %8.1f | %8.1f | %7d | %7d | %9d%n",
                     options.rate() == 0 ? "max" : Integer.toString(options.rate()), committedInWindow / seconds,
-                    deliveredInWindow / seconds, percentileMs(50), percentileMs(99), percentileMs(100),
+                    deliveredInWindow / seconds, latencies.ms(50), latencies.ms(99), latencies.maxMs(),
                     options.workers(), options.pollMs(), notAcknowledged);
             System.out.printf(Locale.ROOT, "events committed: %d in the window (%d with the warm-up); delivered in the "
                             + "window: %d (acknowledged 2xx, first time, any event)%n", committedInWindow, committedTotal,
                     deliveredInWindow);
             System.out.printf(Locale.ROOT, "latency: %d events of the window, commit to first attempt arriving at the "
-                    + "receiver%s%n", latenciesNanos.length,
+                    + "receiver%s%n", latencies.count(),
                     measuredNeverArrived == 0 ? "" : "; " + measuredNeverArrived + " never arrived");
             System.out.printf(Locale.ROOT, "backlog at the end of the window: %d events committed, not yet "
                     + "acknowledged%n", backlogAtWindowEnd);

@@ -1,21 +1,16 @@
 package com.agentwallet.bench.delivery;
 
+import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bootstrap.SelfSignedCertificate;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -53,7 +48,7 @@ final class Receiver implements AutoCloseable {
     static Receiver start(Path keyStore, int threads) throws IOException {
         SelfSignedCertificate.createIfAbsent(keyStore, KEY_STORE_PASSWORD);
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
-        server.setHttpsConfigurator(new HttpsConfigurator(tls(keyStore)));
+        server.setHttpsConfigurator(new HttpsConfigurator(BenchmarkSupport.serverTls(keyStore, KEY_STORE_PASSWORD)));
         ExecutorService executor = Executors.newFixedThreadPool(threads, runnable -> {
             Thread thread = new Thread(runnable, "webhook-receiver");
             thread.setDaemon(true);
@@ -64,21 +59,6 @@ final class Receiver implements AutoCloseable {
         server.createContext(PATH, receiver::handle);
         server.start();
         return receiver;
-    }
-
-    private static SSLContext tls(Path keyStore) throws IOException {
-        char[] password = KEY_STORE_PASSWORD.toCharArray();
-        try (InputStream in = Files.newInputStream(keyStore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, password);
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, password);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys.getKeyManagers(), null, null);
-            return context;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the receiver's certificate at " + keyStore + " is unusable", e);
-        }
     }
 
     /** The URL a webhook points at: {@code localhost}, the name the certificate is for. */

@@ -108,7 +108,7 @@ final class Disturbances {
                 vacuums.add(what);
             }
         });
-        DoubleSummaryStatistics pauses = pauses(start.at(), end);
+        DoubleSummaryStatistics pauses = pauses(gcLog, start.at(), end);
         LoadGeneratorJvm.Pauses own = LoadGeneratorJvm.pauses().minus(start.ownPauses());
         return String.format(Locale.ROOT, "during it: %d GC pauses of the server%s, %d of the load generator (%d ms in "
                         + "all); autovacuum %s; %s; deadlocks %d; database commits a request %.2f; the machine %.0f %% "
@@ -134,8 +134,8 @@ final class Disturbances {
                 .map((rows, ctx) -> new Wal(rows.getLong(1), rows.getLong(2))).one());
     }
 
-    /** The pauses, in ms, that ended between the two instants. */
-    private DoubleSummaryStatistics pauses(Instant from, Instant to) {
+    /** The pauses in {@code gcLog}, in ms, that ended between the two instants. */
+    static DoubleSummaryStatistics pauses(Path gcLog, Instant from, Instant to) {
         if (!Files.exists(gcLog)) {
             return new DoubleSummaryStatistics();
         }

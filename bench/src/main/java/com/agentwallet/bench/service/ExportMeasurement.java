@@ -173,7 +173,7 @@ final class ExportMeasurement {
     }
 
     /** Counts bytes and the occurrences of a short ASCII marker in a streamed body. */
-    private static final class Counter implements HttpConnection.Sink {
+    static final class Counter implements HttpConnection.Sink {
         private final byte[] marker;
         private int matched;
         long bytes;

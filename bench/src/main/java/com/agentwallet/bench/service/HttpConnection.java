@@ -226,12 +226,12 @@ final class HttpConnection implements Closeable {
         } else if (contentLength >= 0) {
             copy(contentLength, sink);
         } else {
-            // Neither length nor chunks: the body ends with the connection.
+            // Neither length nor chunks: the body is what came with the head, then all until the connection ends.
             closeAfter = true;
-            while (fill()) {
+            do {
                 sink.accept(buffer, position, limit - position);
                 position = limit;
-            }
+            } while (fill());
         }
         if (closeAfter) {
             close();

@@ -1,12 +1,11 @@
 package com.agentwallet.bench.service;
 
-import com.agentwallet.bench.BenchmarkSupport;
+import com.agentwallet.bench.Latencies;
 import com.agentwallet.bench.store.CpuMeter;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 
 /**
  * Client threads against the running server, each with its own kept-alive connection. Three
@@ -64,18 +62,18 @@ final class LoadDriver {
     }
 
     /** What one run measured: the requests answered as expected in its measured part, and their latencies. */
-    record Measured(String name, int clients, long ok, Map<String, Long> problems, double seconds, long[] latencies,
-                    long[] wokeLate, CpuUse cpu, int connections, String disturbances) {
+    record Measured(String name, int clients, long ok, Map<String, Long> problems, double seconds, Latencies latencies,
+                    Latencies wokeLate, CpuUse cpu, int connections, String disturbances) {
         double perSecond() {
             return ok / seconds;
         }
 
         double ms(double percentile) {
-            return BenchmarkSupport.percentileMs(latencies, percentile);
+            return latencies.ms(percentile);
         }
 
         double maxMs() {
-            return latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6;
+            return latencies.maxMs();
         }
 
         long failed() {
@@ -102,10 +100,9 @@ final class LoadDriver {
          * loop's latency includes.
          */
         private String lateSends() {
-            return wokeLate.length == 0 ? "" : String.format(Locale.ROOT, "; clients woke late to send: p50 %.2f ms, "
+            return wokeLate.count() == 0 ? "" : String.format(Locale.ROOT, "; clients woke late to send: p50 %.2f ms, "
                             + "p99 %.2f ms, max %.2f ms (%d sends waited for their time)",
-                    BenchmarkSupport.percentileMs(wokeLate, 50), BenchmarkSupport.percentileMs(wokeLate, 99),
-                    BenchmarkSupport.percentileMs(wokeLate, 100), wokeLate.length);
+                    wokeLate.ms(50), wokeLate.ms(99), wokeLate.maxMs(), wokeLate.count());
         }
 
         String cpuLine() {
@@ -173,11 +170,13 @@ final class LoadDriver {
         CountDownLatch ready = new CountDownLatch(clients);
         CountDownLatch go = new CountDownLatch(1);
         long[] timing = new long[2];
-        List<Future<Client>> futures = new ArrayList<>();
+        Latencies latencies = new Latencies();
+        Latencies wokeLate = new Latencies();
+        List<Future<Long>> futures = new ArrayList<>();
         try {
             for (int c = 0; c < clients; c++) {
                 futures.add(executor.submit(() -> {
-                    Client client = new Client();
+                    long lastDone = 0;
                     try (HttpConnection connection = server.api(opened)) {
                         try {
                             connection.open();
@@ -201,14 +200,19 @@ final class LoadDriver {
                             String problem = call(operation, connection, ticket);
                             long done = System.nanoTime();
                             if (due >= measureFrom) {
-                                client.record(problem, done - due, done, problems);
+                                lastDone = done;
+                                if (problem != null) {
+                                    problems.merge(problem, 1L, Long::sum);
+                                } else {
+                                    latencies.record(done - due);
+                                }
                                 if (waits) {
-                                    client.wokeLate.add(sent - due);
+                                    wokeLate.record(sent - due);
                                 }
                             }
                         }
                     }
-                    return client;
+                    return lastDone;
                 }));
             }
             ready.await();
@@ -219,16 +223,13 @@ final class LoadDriver {
             sleepUntil(timing[1]);
             Disturbances.Start measuring = disturbances.start();
             CpuSoFar before = cpuNow();
-            List<Client> done = new ArrayList<>();
-            for (Future<Client> future : futures) {
-                done.add(future.get());
+            long lastDone = timing[1];
+            for (Future<Long> future : futures) {
+                lastDone = Math.max(lastDone, future.get());
             }
             CpuSoFar after = cpuNow();
-            long lastDone = done.stream().mapToLong(c -> c.lastDone).max().orElse(timing[1]);
-            long[] latencies = done.stream().flatMapToLong(c -> c.latencies.stream()).sorted().toArray();
-            long[] wokeLate = done.stream().flatMapToLong(c -> c.wokeLate.stream()).sorted().toArray();
-            String meanwhile = disturbances.since(measuring, latencies.length);
-            return new Measured(name, clients, latencies.length, new TreeMap<>(problems),
+            String meanwhile = disturbances.since(measuring, latencies.count());
+            return new Measured(name, clients, latencies.count(), new TreeMap<>(problems),
                     Math.max(lastDone - timing[1], 1) / 1e9, latencies, wokeLate, after.since(before), opened.get(),
                     meanwhile);
         } catch (ExecutionException e) {
@@ -256,42 +257,6 @@ final class LoadDriver {
     private static void sleepUntil(long nanoTime) throws InterruptedException {
         for (long wait = nanoTime - System.nanoTime(); wait > 0; wait = nanoTime - System.nanoTime()) {
             Thread.sleep(Math.max(1, wait / 1_000_000));
-        }
-    }
-
-    /**
-     * One client's measured requests: the latencies of those answered as expected, and how late it
-     * woke to send those it waited for.
-     */
-    private static final class Client {
-        final Samples latencies = new Samples();
-        final Samples wokeLate = new Samples();
-        long lastDone;
-
-        void record(String problem, long latency, long done, Map<String, Long> problems) {
-            lastDone = done;
-            if (problem != null) {
-                problems.merge(problem, 1L, Long::sum);
-                return;
-            }
-            latencies.add(latency);
-        }
-    }
-
-    /** Figures in nanoseconds, in an array grown as needed. */
-    private static final class Samples {
-        private long[] values = new long[1 << 12];
-        private int count;
-
-        void add(long value) {
-            if (count == values.length) {
-                values = Arrays.copyOf(values, count * 2);
-            }
-            values[count++] = value;
-        }
-
-        LongStream stream() {
-            return Arrays.stream(values, 0, count);
         }
     }
 

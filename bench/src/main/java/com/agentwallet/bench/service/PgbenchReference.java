@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * pgbench against the service's database while the service idles, with three scripts
- * ({@link Script}, under {@code src/main/resources/pgbench}): the yardstick of issue #10, and the
+ * ({@link Script}, under {@code src/main/resources/pgbench}): the yardstick, and the
  * service's own statements for a payment, alone and four payments to a transaction. The yardstick is
  * what the service is measured against; the service's own statements, with no HTTP, TLS, JSON or
  * JVM around them, are the most the service could reach with its SQL as it is, and the batched
@@ -36,7 +36,7 @@ import java.util.Optional;
 final class PgbenchReference {
     /** A pgbench script, and how many payments one execution of it makes. */
     enum Script {
-        /** The SQL shape of one payment that issue #10 names, in one transaction: the yardstick. */
+        /** The SQL shape of one payment as the service's goal names it, in one transaction: the yardstick. */
         REFERENCE("reference.sql", "Pgb", 1),
         /** The service's own statements for one payment, in its two transactions and four requests. */
         SERVICE("service.sql", "Pgs", 1),
@@ -113,15 +113,8 @@ final class PgbenchReference {
         this.cpu = cpu;
         this.serverPid = server.pid();
         this.poolSize = pool.size();
+        Pgbench.numberWallets(jdbi, pool, hot);
         jdbi.useHandle(h -> {
-            h.execute("CREATE TABLE bench_wallets (n integer PRIMARY KEY, wallet_id text NOT NULL)");
-            var batch = h.prepareBatch("INSERT INTO bench_wallets (n, wallet_id) VALUES (:n, :wallet)");
-            for (int i = 0; i < pool.size(); i++) {
-                batch.bind("n", i + 1).bind("wallet", pool.get(i)).add();
-            }
-            batch.bind("n", 0).bind("wallet", hot).add();
-            batch.execute();
-            h.execute("ANALYZE bench_wallets");
             common.put("org", server.orgId());
             common.put("payee", payee);
             common.put("amount", Long.toString(amountMicros));
@@ -167,7 +160,7 @@ final class PgbenchReference {
         String tag = String.format(Locale.ROOT, "%s%03d", script.tag, run);
         variables.put("tag", tag);
         variables.put("tag2", "Q" + tag.substring(1));
-        checkpoint(jdbi);
+        Pgbench.checkpoint(jdbi);
         CpuMeter.Sample before = cpu.sample();
         double serverBefore = CpuMeter.processSeconds(serverPid);
         Pgbench.Outcome outcome = pgbench.run(script.file.replace(".sql", "-" + run), script.text, clients,
@@ -177,14 +170,5 @@ final class PgbenchReference {
         long rows = jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM transactions WHERE id LIKE :prefix "
                 + "AND status = 'confirmed'").bind("prefix", "tx\\_" + tag + "%").mapTo(Long.class).one());
         return new Run(script, outcome, rows, used.waitedChildren(), used.server(), serverUsed);
-    }
-
-    /**
-     * Writes every dirty page now, so that no checkpoint falls in the run that follows. After it,
-     * the first change of each page writes the whole page to the WAL: a run right after it pays
-     * for that, as pgbench's and the closed loops' runs do alike.
-     */
-    static void checkpoint(Jdbi jdbi) {
-        jdbi.useHandle(h -> h.execute("CHECKPOINT"));
     }
 }

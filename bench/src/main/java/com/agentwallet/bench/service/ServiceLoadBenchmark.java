@@ -1,35 +1,23 @@
 package com.agentwallet.bench.service;
 
+import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
-import com.agentwallet.bench.store.CpuMeter;
 import com.agentwallet.bench.store.Pgbench;
-import com.agentwallet.core.money.Usdc;
-import com.agentwallet.core.testing.Addresses;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -37,7 +25,7 @@ import java.util.stream.Stream;
 /**
  * The service under load the way its users meet it: the server binary in its own JVM, driven over
  * HTTPS with kept-alive connections, next to pgbench running one payment's SQL against the same
- * database (issue #10), and the service's own statements without the service ({@link
+ * database, and the service's own statements without the service ({@link
  * PgbenchReference}). It measures payments per second and latency over 1,000 wallets and on one hot
  * wallet at several client counts, the latency at half of the peak rate in an open loop, wallet
  * provisioning, reads, and the export of a long history with the server's memory meanwhile; the CPU
@@ -60,10 +48,10 @@ import java.util.stream.Stream;
  * {@code --export-json} (also export as JSON), {@code --no-export}, {@code --no-pgbench},
  * {@code --open-rate N} (the open loops at N payments/s instead of half of each peak), {@code --curve
  * 0.2,0.3} (more open loops, at these fractions of each peak, measured as the one at half of it).
+ * With {@code --baseline-jar PATH} it compares that build with the one of {@code --server-jar}
+ * instead ({@link JarComparison}, {@code --rounds 3}); {@link ServiceLoadOptions} has the usage.
  */
 public final class ServiceLoadBenchmark {
-    private static final int WALLETS = 1000;
-    private static final int PROVISIONING_CLIENTS = 16;
     private static final int OPEN_LOOP_CONNECTIONS = 64;
     /**
      * The open loop at half of the peak takes paths the closed loops did not (single payments
@@ -73,103 +61,13 @@ public final class ServiceLoadBenchmark {
      */
     private static final Duration OPEN_LOOP_WARMUP_LIMIT = Duration.ofSeconds(30);
     private static final List<Integer> READ_CLIENTS = List.of(16, 32);
-    /** The warm-up of each run, after the warm-up of the whole service. */
-    private static final int RUN_WARMUP = 3;
-    /** The server's JIT is still busy while its compiler threads take more than this in two seconds. */
-    private static final double JIT_BUSY_SECONDS = 0.05;
-    /**
-     * The service's warm-up lasts at most this long, or four times {@code --warmup} if that is
-     * longer: on this two-core machine the JIT takes about two and a half minutes of load to settle
-     * (its threads took 0.3–1.8 ms of CPU per payment in runs measured after 40 s).
-     */
-    private static final Duration WARMUP_LIMIT = Duration.ofMinutes(3);
     private static final double P99_GOAL_MS = 25;
     private static final double RATIO_GOAL = 0.6;
-    private static final Usdc AMOUNT = Usdc.parse("0.01");
-    private static final Usdc POOL_FUNDING = Usdc.parse("1000");
-    /** The hot wallet pays in every hot run of the service and of pgbench: far more than any run spends. */
-    private static final Usdc HOT_FUNDING = Usdc.parse("1000000");
-    private static final Usdc EXPORT_FUNDING = Usdc.parse("10");
-    private static final int FUNDING_BATCH = 100;
-    private static final int TX_SAMPLE = 4096;
-    private static final String PAYEE = Addresses.external("service-load-benchmark-payee");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private record Options(Optional<Path> serverJar, List<String> serverJvm, OptionalInt pool, List<Integer> clients,
-                           int warmup, int seconds, int readSeconds, long exportRows, boolean exportJson,
-                           boolean pgbench, OptionalInt openRate, List<Double> curve) {
-        static Options parse(String[] args) {
-            Optional<Path> serverJar = Optional.empty();
-            List<String> serverJvm = List.of("-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=10");
-            OptionalInt pool = OptionalInt.empty();
-            List<Integer> clients = List.of(16, 32, 64);
-            int warmup = 10;
-            int seconds = 15;
-            int readSeconds = 8;
-            long exportRows = 1_000_000;
-            boolean exportJson = false;
-            boolean pgbench = true;
-            OptionalInt openRate = OptionalInt.empty();
-            List<Double> curve = List.of();
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--server-jar" -> serverJar = Optional.of(Path.of(BenchmarkSupport.value(args, ++i)));
-                    case "--server-jvm" -> serverJvm = Arrays.stream(BenchmarkSupport.value(args, ++i).trim()
-                            .split("\\s+")).filter(s -> !s.isEmpty()).toList();
-                    case "--pool" -> pool = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
-                    case "--clients" -> clients = commaSeparated(BenchmarkSupport.value(args, ++i), Integer::parseInt);
-                    case "--warmup" -> warmup = BenchmarkSupport.notNegative(args, ++i);
-                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
-                    case "--read-seconds" -> readSeconds = BenchmarkSupport.positive(args, ++i);
-                    case "--export-rows" -> exportRows = BenchmarkSupport.positive(args, ++i);
-                    case "--export-json" -> exportJson = true;
-                    case "--no-export" -> exportRows = 0;
-                    case "--no-pgbench" -> pgbench = false;
-                    case "--open-rate" -> openRate = OptionalInt.of(BenchmarkSupport.positive(args, ++i));
-                    case "--curve" -> curve = commaSeparated(BenchmarkSupport.value(args, ++i), Double::parseDouble)
-                            .stream().sorted().toList();
-                    case "-h", "--help" -> {
-                        System.out.println("usage: ServiceLoadBenchmark [--server-jar PATH] [--server-jvm \"-Xms1g -Xmx1g -XX:MaxGCPauseMillis=10\"] "
-                                + "[--pool N] [--clients 16,32,64] [--warmup 10] [--seconds 15] [--read-seconds 8] "
-                                + "[--export-rows 1000000] [--export-json] [--no-export] [--no-pgbench] [--open-rate N] "
-                                + "[--curve 0.2,0.3]");
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-            if (clients.isEmpty() || clients.stream().anyMatch(c -> c <= 0)) {
-                throw new IllegalArgumentException("--clients takes positive numbers, comma-separated");
-            }
-            if (curve.stream().anyMatch(f -> !(f > 0 && f <= 1))) {
-                throw new IllegalArgumentException("--curve takes fractions of the peak above 0 and at most 1, comma-separated");
-            }
-            return new Options(serverJar, serverJvm, pool, clients, warmup, seconds, readSeconds, exportRows,
-                    exportJson, pgbench, openRate, curve);
-        }
-
-        private static <T> List<T> commaSeparated(String value, Function<String, T> parse) {
-            return Arrays.stream(value.split(",")).map(String::trim).map(parse).toList();
-        }
-
-        int runWarmup() {
-            return Math.min(warmup, RUN_WARMUP);
-        }
-    }
-
-    /** A wallet to pay from, with its session token. */
-    private record Payer(String id, String token) {
-    }
-
-    /** What the API made for the run: the policy, the wallets (the pool, the hot one, the export's). */
-    private record Fleet(List<Payer> pool, Payer hot, Payer export, LoadDriver.Measured created, double fundingSeconds) {
-    }
-
-    /** A payment scenario: its wallets, its closed-loop runs by client count, its open-loop runs. */
+    /** A payment scenario: the pool or the hot wallet, its closed-loop runs by client count, its open-loop runs. */
     private static final class Scenario {
         final String name;
         final boolean hot;
-        final List<Payer> payers;
         final Map<Integer, LoadDriver.Measured> runs = new LinkedHashMap<>();
         /** pgbench's runs by script, then by the service's client count they go with. */
         final Map<PgbenchReference.Script, Map<Integer, PgbenchReference.Run>> pgbench =
@@ -179,10 +77,9 @@ public final class ServiceLoadBenchmark {
         /** The open loops of {@code --curve}, at fractions of the peak, lowest first. */
         final List<OpenLoop> curve = new ArrayList<>();
 
-        Scenario(String name, boolean hot, List<Payer> payers) {
+        Scenario(String name, boolean hot) {
             this.name = name;
             this.hot = hot;
-            this.payers = payers;
         }
 
         double peak() {
@@ -211,63 +108,54 @@ public final class ServiceLoadBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        ServiceLoadOptions options = Arguments.parseOrExit(args, ServiceLoadOptions.USAGE, ServiceLoadOptions::parse);
         if (!LoadGeneratorJvm.isThisOne()) {
             System.exit(LoadGeneratorJvm.relaunch(ServiceLoadBenchmark.class, args));
         }
         String commandLine = ProcessHandle.current().info().commandLine()
                 .orElse("java ... " + ServiceLoadBenchmark.class.getName() + " " + String.join(" ", args));
-        BenchmarkSupport.runInTempDirectory("service-load-benchmark", temp -> run(options, temp, commandLine));
+        Path jar = options.serverJar().orElseGet(ServiceLoadBenchmark::defaultServerJar).toAbsolutePath();
+        BenchmarkSupport.runInTempDirectory("service-load-benchmark", temp -> {
+            if (options.baselineJar().isPresent()) {
+                JarComparison.run(options, options.baselineJar().get().toAbsolutePath(), jar, temp);
+            } else {
+                run(options, jar, temp);
+            }
+            System.out.println("command: " + commandLine);
+        });
     }
 
-    private static void run(Options options, Path temp, String commandLine) throws Exception {
+    private static void run(ServiceLoadOptions options, Path jar, Path temp) throws Exception {
         long started = System.nanoTime();
         System.out.printf(Locale.ROOT, "Service load benchmark: the server binary over HTTPS with keep-alive; clients %s; "
                         + "%d s warm-up at least (longer while the server's JIT is busy), then %d s before each run; %d s "
                         + "measured per run%n", options.clients(), options.warmup(), options.runWarmup(), options.seconds());
         String machine = BenchmarkSupport.machine();
         System.out.println(machine);
-        System.out.printf(Locale.ROOT, "load generator: pid %d, JVM options %s%n", ProcessHandle.current().pid(),
-                String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-        Path jar = options.serverJar().orElseGet(ServiceLoadBenchmark::defaultServerJar).toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalArgumentException("no server binary at " + jar + ": build it with "
-                    + "'mvn -B -q -pl bench -am package -DskipTests', or name it with --server-jar");
-        }
-        Usdc deposit = Usdc.ofMicros(POOL_FUNDING.micros() * WALLETS + HOT_FUNDING.micros() + EXPORT_FUNDING.micros());
-        long launching = System.nanoTime();
-        try (LaunchedServer server = LaunchedServer.launch(jar, temp, options.serverJvm(), options.pool(),
-                deposit.toString())) {
-            System.out.printf(Locale.ROOT, "server: %s (built %s), pid %d, JVM options %s, database pool %d; organisation, "
-                            + "admin key and deposit by the operator commands, then started, in %.1f s; its log: %s%n", jar,
-                    Files.getLastModifiedTime(jar), server.pid(), String.join(" ", server.jvmOptions()), server.pool(),
-                    (System.nanoTime() - launching) / 1e9, server.log());
-            Jdbi jdbi = server.jdbi();
-            System.out.println("database: " + BenchmarkSupport.serverVersion(jdbi));
-            System.out.println("database settings: " + BenchmarkSupport.serverSettings(jdbi));
-            CpuMeter cpu = new CpuMeter(server.postgresData());
-            LoadDriver driver = new LoadDriver(server, cpu, new Disturbances(jdbi, server.gcLog()));
-
-            Fleet fleet = provision(server, driver);
-            Scenario many = new Scenario(WALLETS + " wallets", false, fleet.pool());
-            Scenario hot = new Scenario("1 hot wallet", true, List.of(fleet.hot()));
-            List<Scenario> scenarios = List.of(many, hot);
-            AtomicReferenceArray<String> txIds = new AtomicReferenceArray<>(TX_SAMPLE);
-            measurePayments(jdbi, driver, server, scenarios, txIds, options);
-            List<LoadDriver.Measured> reads = reads(driver, fleet, txIds, options);
-            pgbench(server, jdbi, cpu, temp, fleet, scenarios, options);
+        printLoadGenerator();
+        try (ServerUnderTest server = ServerUnderTest.start(jar, temp, options)) {
+            List<Scenario> scenarios = List.of(new Scenario(ServerUnderTest.WALLETS + " wallets", false),
+                    new Scenario("1 hot wallet", true));
+            measurePayments(server, scenarios, options);
+            List<LoadDriver.Measured> reads = reads(server, options);
+            pgbench(server, temp, scenarios, options);
             List<ExportMeasurement.Outcome> exports = new ArrayList<>();
             if (options.exportRows() > 0) {
-                exports.addAll(export(server, jdbi, fleet.export(), options));
+                exports.addAll(export(server, options));
             }
 
-            printSummary(scenarios, fleet, reads, exports, options);
-            System.out.println(server.logSummary());
+            printSummary(scenarios, server.fleet, reads, exports, options);
+            System.out.println(server.server.logSummary());
             System.out.println(machine);
             System.out.printf(Locale.ROOT, "load average at end: %s; whole run %.0f s%n", BenchmarkSupport.loadAverage(),
                     (System.nanoTime() - started) / 1e9);
-            System.out.println("command: " + commandLine);
         }
+    }
+
+    /** This JVM: its pid and options. */
+    static void printLoadGenerator() {
+        System.out.printf(Locale.ROOT, "load generator: pid %d, JVM options %s%n", ProcessHandle.current().pid(),
+                String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
     }
 
     /**
@@ -291,105 +179,7 @@ public final class ServiceLoadBenchmark {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Provisioning: a policy, the wallets, their funding
-
-    private static Fleet provision(LaunchedServer server, LoadDriver driver) throws Exception {
-        String policy;
-        try (HttpConnection api = server.api(new AtomicInteger())) {
-            policy = created(api.send("POST", "/v1/policies", "{\"name\":\"Bench: no caps\"}"), "POST /v1/policies")
-                    .path("id").asText();
-        }
-        int count = WALLETS + 1;
-        Payer[] payers = new Payer[count];
-        System.out.printf(Locale.ROOT, "provisioning: %d wallets (POST /v1/wallets) at %d clients ...%n", count,
-                PROVISIONING_CLIENTS);
-        LoadDriver.Measured created = driver.closedCount("wallet creation", PROVISIONING_CLIENTS, (connection, ticket) -> {
-            HttpConnection.Response response = connection.send("POST", "/v1/wallets", walletBody(policy,
-                    "bench-agent-" + ticket));
-            if (response.status() != 200) {
-                return LoadDriver.unexpected(response);
-            }
-            JsonNode wallet = JSON.readTree(response.body());
-            payers[(int) ticket] = new Payer(wallet.path("id").asText(), wallet.path("session_token").asText());
-            return null;
-        }, count);
-        System.out.println("  " + created.summary("wallets"));
-        System.out.println("  " + created.cpuLine());
-        if (created.ok() != count) {
-            throw new IllegalStateException("provisioning made " + created.ok() + " of " + count + " wallets: "
-                    + created.problems());
-        }
-        try (HttpConnection api = server.api(new AtomicInteger())) {
-            JsonNode exportWallet = created(api.send("POST", "/v1/wallets", walletBody(policy, "bench-export")),
-                    "POST /v1/wallets");
-            Payer export = new Payer(exportWallet.path("id").asText(), exportWallet.path("session_token").asText());
-            List<String> lines = new ArrayList<>();
-            for (int i = 0; i < WALLETS; i++) {
-                lines.add(fundingLine(payers[i].id(), POOL_FUNDING));
-            }
-            lines.add(fundingLine(payers[WALLETS].id(), HOT_FUNDING));
-            lines.add(fundingLine(export.id(), EXPORT_FUNDING));
-            long funding = System.nanoTime();
-            for (int from = 0; from < lines.size(); from += FUNDING_BATCH) {
-                created(api.send("POST", "/v1/wallets/fund-batch", "[" + String.join(",", lines.subList(from,
-                        Math.min(lines.size(), from + FUNDING_BATCH))) + "]"), "POST /v1/wallets/fund-batch");
-            }
-            double fundingSeconds = (System.nanoTime() - funding) / 1e9;
-            System.out.printf(Locale.ROOT, "  funded %d wallets with POST /v1/wallets/fund-batch (%d per batch) in %.2f s: "
-                            + "%s USDC each, the hot wallet %s; each payment pays %s USDC to an address outside the service, "
-                            + "under a policy without caps%n", lines.size(), FUNDING_BATCH, fundingSeconds, POOL_FUNDING,
-                    HOT_FUNDING, AMOUNT);
-            return new Fleet(List.of(payers).subList(0, WALLETS), payers[WALLETS], export, created, fundingSeconds);
-        }
-    }
-
-    private static String walletBody(String policy, String agent) {
-        return "{\"agent_id\":\"" + agent + "\",\"policy_id\":\"" + policy
-                + "\",\"label\":\"bench\",\"session_ttl_seconds\":86400}";
-    }
-
-    private static String fundingLine(String wallet, Usdc amount) {
-        return "{\"wallet_id\":\"" + wallet + "\",\"amount\":\"" + amount + "\"}";
-    }
-
-    private static JsonNode created(HttpConnection.Response response, String what) throws IOException {
-        if (response.status() != 200) {
-            throw new IllegalStateException(what + " answered " + response.status() + ": " + response.body());
-        }
-        return JSON.readTree(response.body());
-    }
-
-    // ---------------------------------------------------------------------------------------------
     // Payments
-
-    /**
-     * Pays 0.01 from a random one of {@code payers}, with a unique idempotency key; only a 200 with
-     * the transaction confirmed counts. Every eighth payment's id goes to {@code txIds} for the reads.
-     */
-    private static LoadDriver.Operation payments(List<Payer> payers, String keyPrefix,
-                                                 AtomicReferenceArray<String> txIds) {
-        return (connection, ticket) -> {
-            Payer payer = payers.get(payers.size() == 1 ? 0 : ThreadLocalRandom.current().nextInt(payers.size()));
-            HttpConnection.Response response = connection.send("POST", "/v1/payments", "{\"wallet_id\":\"" + payer.id()
-                    + "\",\"to\":\"" + PAYEE + "\",\"amount\":\"" + AMOUNT + "\",\"idempotency_key\":\"" + keyPrefix
-                    + ticket + "\"}", "Session-Token: " + payer.token());
-            String body = response.body();
-            if (response.status() != 200) {
-                return LoadDriver.unexpected(response);
-            }
-            if (!body.contains("\"status\":\"confirmed\"")) {
-                int at = body.indexOf("\"status\":\"");
-                return "200 " + (at < 0 ? "without status" : body.substring(at + 10, body.indexOf('"', at + 10)));
-            }
-            if ((ticket & 7) == 0) {
-                int at = body.indexOf("\"tx_id\":\"");
-                if (at >= 0) {
-                    txIds.set((int) ((ticket >>> 3) % TX_SAMPLE), body.substring(at + 9, body.indexOf('"', at + 9)));
-                }
-            }
-            return null;
-        };
-    }
 
     /**
      * The closed-loop runs of each scenario at each client count, each right after a checkpoint as
@@ -397,30 +187,23 @@ public final class ServiceLoadBenchmark {
      * checkpoint, then a warm-up in the open loop's own shape, then the measured run, which so sees
      * the service in its steady state. Each run's idempotency keys have a prefix of their own.
      */
-    private static void measurePayments(Jdbi jdbi, LoadDriver driver, LaunchedServer server, List<Scenario> scenarios,
-                                        AtomicReferenceArray<String> txIds, Options options) throws InterruptedException {
-        warmUp(driver, server, scenarios, txIds, options);
-        int warmup = options.runWarmup();
+    private static void measurePayments(ServerUnderTest server, List<Scenario> scenarios, ServiceLoadOptions options)
+            throws InterruptedException {
+        server.warmUp(options);
         int run = 0;
         for (Scenario scenario : scenarios) {
             for (int clients : options.clients()) {
-                String keys = "r" + run++ + "-";
-                PgbenchReference.checkpoint(jdbi);
-                scenario.runs.put(clients, measure(() -> driver.closed(scenario.name + ", " + clients + " clients",
-                                clients, payments(scenario.payers, keys, txIds), Duration.ofSeconds(warmup),
-                                Duration.ofSeconds(options.seconds())),
-                        String.format(Locale.ROOT, "%d s warm-up, %d s measured", warmup, options.seconds())));
+                scenario.runs.put(clients, server.closed(scenario.name, scenario.hot, clients, "r" + run++ + "-", options));
             }
         }
         for (Scenario scenario : scenarios) {
             boolean fixed = options.openRate().isPresent();
-            scenario.halfPeak = openLoop(jdbi, driver, server, scenario,
-                    fixed ? "open loop at --open-rate" : "open loop at half of peak",
-                    fixed ? options.openRate().getAsInt() : scenario.peak() / 2, "r" + run++ + "-", txIds, options);
+            scenario.halfPeak = openLoop(server, scenario, fixed ? "open loop at --open-rate" : "open loop at half of peak",
+                    fixed ? options.openRate().getAsInt() : scenario.peak() / 2, "r" + run++ + "-", options);
             for (double fraction : options.curve()) {
-                scenario.curve.add(openLoop(jdbi, driver, server, scenario,
+                scenario.curve.add(openLoop(server, scenario,
                         String.format(Locale.ROOT, "open loop at %.2f of peak", fraction), scenario.peak() * fraction,
-                        "r" + run++ + "-", txIds, options));
+                        "r" + run++ + "-", options));
             }
         }
     }
@@ -429,19 +212,18 @@ public final class ServiceLoadBenchmark {
      * One open loop at {@code target} payments/s: a checkpoint, a warm-up in its own shape while the
      * server's JIT is busy, then the measured run, latency counted from each request's scheduled send.
      */
-    private static OpenLoop openLoop(Jdbi jdbi, LoadDriver driver, LaunchedServer server, Scenario scenario, String label,
-                                     double target, String keys, AtomicReferenceArray<String> txIds, Options options)
-            throws InterruptedException {
+    private static OpenLoop openLoop(ServerUnderTest server, Scenario scenario, String label, double target, String keys,
+                                     ServiceLoadOptions options) throws InterruptedException {
         int warmup = options.runWarmup();
         String name = String.format(Locale.ROOT, "%s, %s (%.0f/s)", scenario.name, label, target);
-        PgbenchReference.checkpoint(jdbi);
+        Pgbench.checkpoint(server.jdbi);
         System.out.printf(Locale.ROOT, "open-loop warm-up, %s at %.0f/s on %d connections: %d s or more ...%n",
                 scenario.name, target, OPEN_LOOP_CONNECTIONS, warmup);
-        whileCompiling(server, Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> driver.open("warm-up",
-                OPEN_LOOP_CONNECTIONS, payments(scenario.payers, keys + "w" + round + "-", txIds), target,
+        server.whileCompiling(Duration.ofSeconds(warmup), OPEN_LOOP_WARMUP_LIMIT, round -> server.driver.open("warm-up",
+                OPEN_LOOP_CONNECTIONS, server.payments(scenario.hot, keys + "w" + round + "-"), target,
                 Duration.ZERO, Duration.ofSeconds(2)).problems());
-        LoadDriver.Measured measured = measure(() -> driver.open(name, OPEN_LOOP_CONNECTIONS,
-                        payments(scenario.payers, keys, txIds), target, Duration.ofSeconds(warmup),
+        LoadDriver.Measured measured = ServerUnderTest.measure(() -> server.driver.open(name, OPEN_LOOP_CONNECTIONS,
+                        server.payments(scenario.hot, keys), target, Duration.ofSeconds(warmup),
                         Duration.ofSeconds(options.seconds())),
                 String.format(Locale.ROOT, "%d connections, %d s warm-up, %d s measured, latency from the "
                         + "scheduled send", OPEN_LOOP_CONNECTIONS, warmup, options.seconds()));
@@ -459,94 +241,16 @@ public final class ServiceLoadBenchmark {
         return open.ms(99) < P99_GOAL_MS ? "PASS" : "MISS";
     }
 
-    /**
-     * Both scenarios in turn, a second each at the first client count, for {@code --warmup} seconds
-     * and on while the server's JIT is still busy (its compiler threads took more than 50 ms of CPU
-     * in the last two seconds), for at most {@link #WARMUP_LIMIT} or four times as long: on a loaded
-     * two-core machine the compilers get little CPU, and their work (and the slow code before it)
-     * would otherwise be measured.
-     */
-    private static void warmUp(LoadDriver driver, LaunchedServer server, List<Scenario> scenarios,
-                               AtomicReferenceArray<String> txIds, Options options) throws InterruptedException {
-        if (options.warmup() == 0) {
-            return;
-        }
-        int clients = options.clients().get(0);
-        System.out.printf(Locale.ROOT, "service warm-up, both scenarios in turn at %d clients: %d s or more ...%n", clients,
-                options.warmup());
-        whileCompiling(server, Duration.ofSeconds(options.warmup()), Collections.max(List.of(WARMUP_LIMIT,
-                Duration.ofSeconds(4L * options.warmup()))), round -> {
-            Map<String, Long> problems = new TreeMap<>();
-            for (int i = 0; i < scenarios.size(); i++) {
-                String keys = "w" + round + "s" + i + "-";
-                driver.closed("warm-up", clients, payments(scenarios.get(i).payers, keys, txIds), Duration.ZERO,
-                        Duration.ofSeconds(1)).problems().forEach((problem, n) -> problems.merge(problem, n, Long::sum));
-            }
-            return problems;
-        });
-    }
-
-    /**
-     * Runs {@code slice} (two seconds of load) again and again for {@code minimum}, and on while the
-     * server's JIT is still busy (its compiler threads took more than 50 ms of CPU in the last
-     * slice), for at most {@code limit}; prints how long that took.
-     */
-    private static void whileCompiling(LaunchedServer server, Duration minimum, Duration limit, Slice slice)
-            throws InterruptedException {
-        long started = System.nanoTime();
-        Map<String, Long> problems = new TreeMap<>();
-        double compiling;
-        int round = 0;
-        do {
-            CpuMeter.Threads before = CpuMeter.jvmThreads(server.pid());
-            slice.run(round++).forEach((problem, n) -> problems.merge(problem, n, Long::sum));
-            compiling = jitSeconds(server, before);
-        } while (System.nanoTime() - started < minimum.toNanos()
-                || (compiling > JIT_BUSY_SECONDS && System.nanoTime() - started < limit.toNanos()));
-        System.out.printf(Locale.ROOT, "  warmed up for %.0f s (the server's JIT: %.0f ms of CPU in the last 2 s)%s%n",
-                (System.nanoTime() - started) / 1e9, compiling * 1000,
-                problems.isEmpty() ? "" : "; NOT AS EXPECTED: " + problems);
-    }
-
-    /** Two seconds of load, the {@code round}-th; answers what was not answered as expected. */
-    @FunctionalInterface
-    private interface Slice {
-        Map<String, Long> run(int round) throws InterruptedException;
-    }
-
-    /**
-     * The CPU the server's compiler threads used since {@code earlier}, those alive now: the JVM
-     * starts and ends compiler threads as the work asks, and one that ended is left out.
-     */
-    private static double jitSeconds(LaunchedServer server, CpuMeter.Threads earlier) {
-        return CpuMeter.jvmThreads(server.pid()).byKindSince(earlier).getOrDefault("JIT", 0.0);
-    }
-
-    @FunctionalInterface
-    private interface Measurement {
-        LoadDriver.Measured run() throws InterruptedException;
-    }
-
-    /** Runs the measurement and prints its figures. */
-    private static LoadDriver.Measured measure(Measurement measurement, String how) throws InterruptedException {
-        LoadDriver.Measured measured = measurement.run();
-        System.out.printf(Locale.ROOT, "service, %s (%s):%n  %s%n  %s%n  %s%n", measured.name(), how,
-                measured.summary("payments"), measured.cpuLine(), measured.disturbances());
-        return measured;
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Reads
 
-    private static List<LoadDriver.Measured> reads(LoadDriver driver, Fleet fleet, AtomicReferenceArray<String> txIds,
-                                                   Options options) throws InterruptedException {
-        List<String> transactions = new ArrayList<>();
-        for (int i = 0; i < txIds.length(); i++) {
-            Optional.ofNullable(txIds.get(i)).ifPresent(transactions::add);
-        }
+    private static List<LoadDriver.Measured> reads(ServerUnderTest server, ServiceLoadOptions options)
+            throws InterruptedException {
+        List<String> transactions = server.transactions();
         if (transactions.isEmpty()) {
             throw new IllegalStateException("no payment went through: nothing to read");
         }
+        ServerUnderTest.Fleet fleet = server.fleet;
         Map<String, Supplier<String>> targets = new LinkedHashMap<>();
         targets.put("GET /v1/wallets/{id}", () -> "/v1/wallets/" + randomOf(fleet.pool()).id());
         targets.put("GET /v1/transactions/{id}", () -> "/v1/transactions/" + randomOf(transactions));
@@ -556,7 +260,7 @@ public final class ServiceLoadBenchmark {
         List<LoadDriver.Measured> reads = new ArrayList<>();
         for (Map.Entry<String, Supplier<String>> target : targets.entrySet()) {
             for (int clients : READ_CLIENTS) {
-                LoadDriver.Measured measured = driver.closed(target.getKey(), clients, (connection, ticket) -> {
+                LoadDriver.Measured measured = server.driver.closed(target.getKey(), clients, (connection, ticket) -> {
                     HttpConnection.Response response = connection.send("GET", target.getValue().get(), null);
                     return response.status() == 200 ? null : LoadDriver.unexpected(response);
                 }, Duration.ofSeconds(1), Duration.ofSeconds(options.readSeconds()));
@@ -582,16 +286,17 @@ public final class ServiceLoadBenchmark {
      * pool only, with a quarter of the clients, so that as many payments are in flight as the
      * service had.
      */
-    private static void pgbench(LaunchedServer server, Jdbi jdbi, CpuMeter cpu, Path temp, Fleet fleet,
-                                List<Scenario> scenarios, Options options) throws IOException {
+    private static void pgbench(ServerUnderTest server, Path temp, List<Scenario> scenarios, ServiceLoadOptions options)
+            throws IOException {
         Optional<Path> pgbench = options.pgbench() ? Pgbench.find() : Optional.empty();
         if (pgbench.isEmpty()) {
             System.out.println(options.pgbench() ? "pgbench not found (looked at $PGBENCH, /usr/bin/pgbench and the "
                     + "PATH): no reference figures" : "pgbench skipped (--no-pgbench)");
             return;
         }
-        PgbenchReference reference = new PgbenchReference(pgbench.get(), temp, server, jdbi, cpu,
-                fleet.pool().stream().map(Payer::id).toList(), fleet.hot().id(), PAYEE, AMOUNT.micros());
+        PgbenchReference reference = new PgbenchReference(pgbench.get(), temp, server.server, server.jdbi, server.cpu,
+                server.fleet.pool().stream().map(ServerUnderTest.Payer::id).toList(), server.fleet.hot().id(),
+                ServerUnderTest.PAYEE, ServerUnderTest.AMOUNT.micros());
         System.out.println("pgbench: " + reference.version() + " at " + pgbench.get()
                 + "; the service idles meanwhile; -M prepared. Its scripts:");
         for (PgbenchReference.Script script : PgbenchReference.Script.values()) {
@@ -618,13 +323,16 @@ public final class ServiceLoadBenchmark {
     // ---------------------------------------------------------------------------------------------
     // Export
 
-    private static List<ExportMeasurement.Outcome> export(LaunchedServer server, Jdbi jdbi, Payer wallet,
-                                                          Options options) throws IOException, InterruptedException {
+    private static List<ExportMeasurement.Outcome> export(ServerUnderTest under, ServiceLoadOptions options)
+            throws IOException, InterruptedException {
+        LaunchedServer server = under.server;
+        Jdbi jdbi = under.jdbi;
+        ServerUnderTest.Payer wallet = under.fleet.export();
         System.out.printf(Locale.ROOT, "export: seeding the wallet %s to %d transactions by SQL (one INSERT ... SELECT "
                 + "FROM generate_series; confirmed payments, not made through the API) ...%n", wallet.id(),
                 options.exportRows());
         long seeding = System.nanoTime();
-        long seeded = ExportMeasurement.seed(jdbi, server.orgId(), wallet.id(), options.exportRows(), PAYEE,
+        long seeded = ExportMeasurement.seed(jdbi, server.orgId(), wallet.id(), options.exportRows(), ServerUnderTest.PAYEE,
                 PgbenchReference.signature(jdbi));
         jdbi.useHandle(h -> h.execute("ANALYZE transactions"));
         System.out.printf(Locale.ROOT, "  %d rows seeded by SQL in %.1f s (and ANALYZE)%n", seeded,
@@ -644,8 +352,9 @@ public final class ServiceLoadBenchmark {
     // ---------------------------------------------------------------------------------------------
     // Summary
 
-    private static void printSummary(List<Scenario> scenarios, Fleet fleet, List<LoadDriver.Measured> reads,
-                                     List<ExportMeasurement.Outcome> exports, Options options) {
+    private static void printSummary(List<Scenario> scenarios, ServerUnderTest.Fleet fleet,
+                                     List<LoadDriver.Measured> reads, List<ExportMeasurement.Outcome> exports,
+                                     ServiceLoadOptions options) {
         System.out.printf(Locale.ROOT, "%nSummary (%d s per run; pgbench: the same SQL shape, same database, same "
                 + "clients and seconds):%n%n", options.seconds());
         System.out.println("| scenario | clients | service pay/s | p50 ms | p99 ms | p99.9 ms | pgbench tps | ratio |");
@@ -654,8 +363,8 @@ public final class ServiceLoadBenchmark {
             scenario.runs.forEach((clients, run) -> {
                 Optional<Double> tps = scenario.pgbenchRate(PgbenchReference.Script.REFERENCE, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.2f | %s | %s |%n", scenario.name,
-                        clients, run.perSecond(), run.ms(50), run.ms(99), run.ms(99.9), rate(tps),
-                        ratio(Optional.of(run.perSecond()), tps));
+                        clients, run.perSecond(), run.ms(50), run.ms(99), run.ms(99.9), BenchmarkSupport.rate(tps),
+                        BenchmarkSupport.ratio(Optional.of(run.perSecond()), tps));
             });
         }
         for (Scenario scenario : scenarios) {
@@ -685,7 +394,7 @@ public final class ServiceLoadBenchmark {
         System.out.printf(Locale.ROOT, "%nProvisioning: %d wallets at %d clients: %.1f wallets/s, p50 %.2f ms, p99 %.2f ms, "
                         + "p99.9 %.2f ms, max %.2f ms; funding them in %d batches: %.2f s%n", created.ok(),
                 created.clients(), created.perSecond(), created.ms(50), created.ms(99), created.ms(99.9), created.maxMs(),
-                (WALLETS + 2 + FUNDING_BATCH - 1) / FUNDING_BATCH, fleet.fundingSeconds());
+                ServerUnderTest.fundingBatches(), fleet.fundingSeconds());
         System.out.printf(Locale.ROOT, "%n| read | clients | requests/s | p50 ms | p99 ms |%n|---|---:|---:|---:|---:|%n");
         for (LoadDriver.Measured read : reads) {
             System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f |%s%n", read.name(), read.clients(),
@@ -724,24 +433,17 @@ public final class ServiceLoadBenchmark {
                 Optional<Double> own = scenario.pgbenchRate(PgbenchReference.Script.SERVICE, clients);
                 Optional<Double> batched = scenario.pgbenchRate(PgbenchReference.Script.SERVICE_BATCHED, clients);
                 System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %.1f | %s |%n", scenario.name, clients,
-                        rate(yardstick), rate(own), ratio(own, yardstick), rate(batched), ratio(batched, yardstick),
-                        run.perSecond(), ratio(Optional.of(run.perSecond()), own));
+                        BenchmarkSupport.rate(yardstick), BenchmarkSupport.rate(own),
+                        BenchmarkSupport.ratio(own, yardstick), BenchmarkSupport.rate(batched),
+                        BenchmarkSupport.ratio(batched, yardstick), run.perSecond(),
+                        BenchmarkSupport.ratio(Optional.of(run.perSecond()), own));
             });
         }
         for (Scenario scenario : scenarios) {
             Optional<Double> yardstick = scenario.pgbenchPeak(PgbenchReference.Script.REFERENCE);
             System.out.printf(Locale.ROOT, "Ceiling, %s, best against best: the service's SQL alone %s, batched %s%n",
-                    scenario.name, ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE), yardstick),
-                    ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED), yardstick));
+                    scenario.name, BenchmarkSupport.ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE), yardstick),
+                    BenchmarkSupport.ratio(scenario.pgbenchPeak(PgbenchReference.Script.SERVICE_BATCHED), yardstick));
         }
-    }
-
-    private static String rate(Optional<Double> perSecond) {
-        return perSecond.map(r -> String.format(Locale.ROOT, "%.1f", r)).orElse("-");
-    }
-
-    /** {@code rate} over {@code of}, or "-" if either is missing. */
-    private static String ratio(Optional<Double> rate, Optional<Double> of) {
-        return rate.flatMap(r -> of.map(o -> String.format(Locale.ROOT, "%.2f", r / o))).orElse("-");
     }
 }

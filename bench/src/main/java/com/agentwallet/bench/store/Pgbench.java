@@ -1,5 +1,7 @@
 package com.agentwallet.bench.store;
 
+import org.jdbi.v3.core.Jdbi;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +88,11 @@ public final class Pgbench {
     /** What one pgbench run measured; {@code tps} is empty when it did not say. */
     public record Outcome(Optional<Double> tps, Optional<Double> latencyMs, long processed, long failed, boolean clean,
                    String output) {
+        /** What pgbench printed, and how it exited: clean if with 0 and no client aborted. */
+        static Outcome of(int exitValue, String output) {
+            return new Outcome(number(TPS, output), number(LATENCY, output), count(PROCESSED, output),
+                    count(FAILED, output), exitValue == 0 && !output.contains("aborted"), output);
+        }
     }
 
     private final Path executable;
@@ -103,6 +110,29 @@ public final class Pgbench {
         this.workDir = workDir;
         this.port = port;
         this.database = database;
+    }
+
+    /** Numbers the wallets for the scripts in {@code bench_wallets}: 1..N the pool, 0 the hot wallet. */
+    public static void numberWallets(Jdbi jdbi, List<String> pool, String hot) {
+        jdbi.useHandle(h -> {
+            h.execute("CREATE TABLE bench_wallets (n integer PRIMARY KEY, wallet_id text NOT NULL)");
+            var batch = h.prepareBatch("INSERT INTO bench_wallets (n, wallet_id) VALUES (:n, :wallet)");
+            for (int i = 0; i < pool.size(); i++) {
+                batch.bind("n", i + 1).bind("wallet", pool.get(i)).add();
+            }
+            batch.bind("n", 0).bind("wallet", hot).add();
+            batch.execute();
+            h.execute("ANALYZE bench_wallets");
+        });
+    }
+
+    /**
+     * Writes every dirty page now, so that no checkpoint falls in the run that follows. After it,
+     * the first change of each page writes the whole page to the WAL: a run right after it pays
+     * for that, as pgbench's and the service's runs do alike.
+     */
+    public static void checkpoint(Jdbi jdbi) {
+        jdbi.useHandle(h -> h.execute("CHECKPOINT"));
     }
 
     /** pgbench from {@code PGBENCH}, /usr/bin, or the PATH; empty if there is none. */
@@ -154,9 +184,7 @@ public final class Pgbench {
                 process.destroyForcibly();
                 return new Outcome(Optional.empty(), Optional.empty(), 0, 0, false, output + "\n(pgbench timed out)");
             }
-            boolean clean = process.exitValue() == 0 && !output.contains("aborted");
-            return new Outcome(number(TPS, output), number(LATENCY, output), count(PROCESSED, output),
-                    count(FAILED, output), clean, output);
+            return Outcome.of(process.exitValue(), output);
         } catch (IOException e) {
             throw new UncheckedIOException("pgbench did not run", e);
         } catch (InterruptedException e) {

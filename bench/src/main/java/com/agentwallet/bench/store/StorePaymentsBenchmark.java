@@ -3,8 +3,10 @@ package com.agentwallet.bench.store;
 import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.JdbiStorage;
 import com.agentwallet.adapters.persistence.Postgres;
+import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
-import com.agentwallet.core.CoreSettings;
+import com.agentwallet.bench.CoreWiring;
+import com.agentwallet.bench.Latencies;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.id.OrgId;
@@ -16,11 +18,9 @@ import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.policy.CreatePolicy;
 import com.agentwallet.core.policy.Policy;
+import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.policy.SessionGrant;
-import com.agentwallet.core.testing.Addresses;
-import com.agentwallet.core.testing.CoreServices;
-import com.agentwallet.core.testing.FakeLedger;
-import com.agentwallet.core.testing.RulesBuilder;
+import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.Funding;
@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Payments per second through the store: the core's {@link PaymentService} on {@link JdbiStorage}
- * and an embedded PostgreSQL 17 (fsync on, as in production), the ledger faked in memory, next to
+ * and an embedded PostgreSQL 17 (fsync on, as in production), the simulator ledger in memory, next to
  * pgbench running the same SQL against the same server. Two scenarios: payments from a random one
  * of many wallets, and payments all from one hot wallet (every payment waits for the row lock).
  *
@@ -68,28 +68,27 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StorePaymentsBenchmark {
     private static final Usdc AMOUNT = Usdc.parse("0.01");
     private static final Usdc FUNDING = Usdc.parse("1000000");
-    private static final String PAYEE = Addresses.external("store-benchmark-payee");
+    private static final String PAYEE = BenchmarkSupport.externalAddress("store-benchmark-payee");
 
-    private record Options(int seconds, int warmup, int threads, int wallets, boolean pgbench) {
-        static Options parse(String[] args) {
+    record Options(int seconds, int warmup, int threads, int wallets, boolean pgbench) {
+        static final String USAGE = "usage: StorePaymentsBenchmark [--seconds 20] [--warmup 15] [--threads 16] "
+                + "[--wallets 1000] [--no-pgbench]";
+
+        static Options parse(String... args) {
+            Arguments in = new Arguments(args);
             int seconds = 20;
             int warmup = 15;
             int threads = 16;
             int wallets = 1000;
             boolean pgbench = true;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seconds" -> seconds = BenchmarkSupport.positive(args, ++i);
-                    case "--warmup" -> warmup = Integer.parseInt(BenchmarkSupport.value(args, ++i));
-                    case "--threads" -> threads = BenchmarkSupport.positive(args, ++i);
-                    case "--wallets" -> wallets = BenchmarkSupport.positive(args, ++i);
+            while (in.hasNext()) {
+                switch (in.next()) {
+                    case "--seconds" -> seconds = in.positive();
+                    case "--warmup" -> warmup = in.notNegative();
+                    case "--threads" -> threads = in.positive();
+                    case "--wallets" -> wallets = in.positive();
                     case "--no-pgbench" -> pgbench = false;
-                    case "-h", "--help" -> {
-                        System.out.println("usage: StorePaymentsBenchmark [--seconds 20] [--warmup 15] [--threads 16] "
-                                + "[--wallets 1000] [--no-pgbench]");
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                    default -> throw in.unknown();
                 }
             }
             return new Options(seconds, warmup, threads, wallets, pgbench);
@@ -105,14 +104,14 @@ public final class StorePaymentsBenchmark {
     }
 
     /** What one measured service scenario did. */
-    private record ServiceRun(long ok, long refused, long errors, double seconds, long[] latenciesNanos,
+    private record ServiceRun(long ok, long refused, long errors, double seconds, Latencies latencies,
                               Map<String, Long> problems, CpuMeter.Sample cpu, double workerCpu, double workerUser) {
         double perSecond() {
             return ok / seconds;
         }
 
         double percentileMs(double p) {
-            return BenchmarkSupport.percentileMs(latenciesNanos, p);
+            return latencies.ms(p);
         }
     }
 
@@ -120,7 +119,7 @@ public final class StorePaymentsBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        Options options = Arguments.parseOrExit(args, Options.USAGE, Options::parse);
         BenchmarkSupport.runInTempDirectory("store-payments-benchmark", temp -> run(options, temp));
     }
 
@@ -137,29 +136,20 @@ public final class StorePaymentsBenchmark {
             System.out.println("server settings: " + BenchmarkSupport.serverSettings(jdbi));
 
             CpuMeter cpu = new CpuMeter(temp.resolve("data"));
-            FakeLedger ledger = new FakeLedger();
             Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
-            CoreServices core = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
-                    new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS);
+            CoreWiring core = new CoreWiring(new JdbiStorage(jdbi, clock), clock, new RandomIdGenerator(new SecureRandom()));
 
             long seedStart = System.nanoTime();
             OrgId org = core.organisations.create("Store benchmark").id();
             core.organisations.deposit(org, Usdc.ofMicros(FUNDING.micros() * (options.wallets() + 2L))).value();
-            Policy policy = core.policies.create(new CreatePolicy(org, "No caps", RulesBuilder.rules().build(),
+            Policy policy = core.policies.create(new CreatePolicy(org, "No caps", PolicyRules.NONE,
                     new Actor("key_bench")));
             List<Payer> payers = seedWallets(core, org, policy, options.wallets() + 1, options.threads());
             Payer hot = payers.get(options.wallets());
             List<Payer> many = payers.subList(0, options.wallets());
-            jdbi.useHandle(h -> {
-                h.execute("CREATE TABLE bench_wallets (n integer PRIMARY KEY, wallet_id text NOT NULL)");
-                var batch = h.prepareBatch("INSERT INTO bench_wallets (n, wallet_id) VALUES (:n, :wallet)");
-                for (int i = 0; i < many.size(); i++) {
-                    batch.bind("n", i + 1).bind("wallet", many.get(i).wallet().id().value()).add();
-                }
-                batch.bind("n", 0).bind("wallet", hot.wallet().id().value()).add();
-                batch.execute();
-                h.execute("VACUUM ANALYZE");
-            });
+            Pgbench.numberWallets(jdbi, many.stream().map(p -> p.wallet().id().value()).toList(),
+                    hot.wallet().id().value());
+            jdbi.useHandle(h -> h.execute("VACUUM ANALYZE"));
             System.out.printf(Locale.ROOT, "seeded %d funded wallets (%s USDC each) in %.1f s; each payment pays %s USDC to "
                             + "an address outside the service; the policy has no caps%n",
                     payers.size(), FUNDING, (System.nanoTime() - seedStart) / 1e9, AMOUNT);
@@ -170,7 +160,7 @@ public final class StorePaymentsBenchmark {
             service.put(manyName, measure(jdbi, cpu, core.payments, manyName, many, options));
             service.put("1 hot wallet", measure(jdbi, cpu, core.payments, "1 hot wallet", List.of(hot), options));
 
-            Diagnostics diagnostics = diagnose(db, ledger, clock, many);
+            Diagnostics diagnostics = diagnose(db, core.ledger, clock, many);
 
             Map<String, CpuMeter.Sample> pgbenchCpu = new LinkedHashMap<>();
             Map<String, Pgbench.Outcome> exact = new LinkedHashMap<>();
@@ -193,7 +183,7 @@ public final class StorePaymentsBenchmark {
                         variables.put("hi", isHot ? "0" : Integer.toString(many.size()));
                         variables.put("run", Integer.toString(++run));
                         String label = scenario + (exactShape ? ", exact shape" : ", minimal shape");
-                        checkpoint(jdbi);
+                        Pgbench.checkpoint(jdbi);
                         System.out.printf(Locale.ROOT, "pgbench %s: %d clients, %d s ...%n", label, options.threads(),
                                 options.seconds());
                         CpuMeter.Sample before = cpu.sample();
@@ -230,7 +220,7 @@ public final class StorePaymentsBenchmark {
     // ---------------------------------------------------------------------------------------------
     // Seeding
 
-    private static List<Payer> seedWallets(CoreServices core, OrgId org, Policy policy, int count, int threads)
+    private static List<Payer> seedWallets(CoreWiring core, OrgId org, Policy policy, int count, int threads)
             throws Exception {
         Payer[] payers = new Payer[count];
         ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -268,13 +258,13 @@ public final class StorePaymentsBenchmark {
     private static ServiceRun measure(Jdbi jdbi, CpuMeter cpu, PaymentService payments, String name,
                                       List<Payer> payers, Options options) throws Exception {
         drive(payments, payers, options.threads(), Duration.ofSeconds(2)); // settle into this scenario
-        checkpoint(jdbi);
+        Pgbench.checkpoint(jdbi);
         System.out.printf(Locale.ROOT, "service %s: measuring %d s ...%n", name, options.seconds());
         CpuMeter.Sample before = cpu.sample();
         CpuMeter.Threads threadsBefore = CpuMeter.jvmThreads();
         ServiceRun measured = drive(payments, payers, options.threads(), Duration.ofSeconds(options.seconds()));
         ServiceRun run = new ServiceRun(measured.ok(), measured.refused(), measured.errors(), measured.seconds(),
-                measured.latenciesNanos(), measured.problems(), cpu.sample().minus(before), measured.workerCpu(),
+                measured.latencies(), measured.problems(), cpu.sample().minus(before), measured.workerCpu(),
                 measured.workerUser());
         System.out.printf(Locale.ROOT, "  %.1f payments/s, p50 %.2f ms, p99 %.2f ms, %d payments%s%n", run.perSecond(),
                 run.percentileMs(50), run.percentileMs(99), run.ok(),
@@ -335,12 +325,11 @@ public final class StorePaymentsBenchmark {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
         AtomicLong deadline = new AtomicLong();
-        List<Future<long[]>> latencies = new ArrayList<>();
+        Latencies latencies = new Latencies();
+        List<Future<?>> workers = new ArrayList<>();
         try {
             for (int t = 0; t < threads; t++) {
-                latencies.add(executor.submit(() -> {
-                    long[] own = new long[1 << 14];
-                    int n = 0;
+                workers.add(executor.submit(() -> {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
                     ready.countDown();
                     go.await();
@@ -365,10 +354,7 @@ public final class StorePaymentsBenchmark {
                                 continue;
                             }
                             ok.increment();
-                            if (n == own.length) {
-                                own = Arrays.copyOf(own, n * 2);
-                            }
-                            own[n++] = took;
+                            latencies.record(took);
                         } catch (RuntimeException e) {
                             errors.increment();
                             problems.merge("error: " + e, 1L, Long::sum);
@@ -376,20 +362,18 @@ public final class StorePaymentsBenchmark {
                     }
                     workerCpu.add(threadBean.getCurrentThreadCpuTime() - cpuStart);
                     workerUser.add(threadBean.getCurrentThreadUserTime() - userStart);
-                    return Arrays.copyOf(own, n);
+                    return null;
                 }));
             }
             ready.await();
             long start = System.nanoTime();
             deadline.set(start + duration.toNanos());
             go.countDown();
-            List<long[]> all = new ArrayList<>();
-            for (Future<long[]> f : latencies) {
-                all.add(f.get());
+            for (Future<?> f : workers) {
+                f.get();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            return new ServiceRun(ok.sum(), refused.sum(), errors.sum(), seconds, merged, new TreeMap<>(problems), null,
+            return new ServiceRun(ok.sum(), refused.sum(), errors.sum(), seconds, latencies, new TreeMap<>(problems), null,
                     workerCpu.sum() / 1e9, workerUser.sum() / 1e9);
         } finally {
             executor.shutdownNow();
@@ -423,14 +407,14 @@ public final class StorePaymentsBenchmark {
         }
     }
 
-    private static Diagnostics diagnose(EmbeddedDatabase db, FakeLedger ledger, Clock clock, List<Payer> payers)
+    private static Diagnostics diagnose(EmbeddedDatabase db, LedgerPort ledger, Clock clock, List<Payer> payers)
             throws SQLException {
         String url = db.jdbcUrl("postgres") + "?socketFactory=" + CountingSocketFactory.class.getName();
         try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, "", 1)) {
             ProbedDataSource probed = new ProbedDataSource(single);
             Jdbi jdbi = Postgres.jdbi(probed);
-            PaymentService payments = new CoreServices(new JdbiStorage(jdbi, clock), ledger, clock,
-                    new RandomIdGenerator(new SecureRandom()), CoreSettings.DEFAULTS).payments;
+            PaymentService payments = new CoreWiring(new JdbiStorage(jdbi, clock), ledger, clock,
+                    new RandomIdGenerator(new SecureRandom())).payments;
             int warm = 200;
             int n = 500;
             sequential(payments, payers, warm);
@@ -479,10 +463,6 @@ public final class StorePaymentsBenchmark {
         return variables;
     }
 
-    private static void checkpoint(Jdbi jdbi) {
-        jdbi.useHandle(h -> h.execute("CHECKPOINT"));
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Output
 
@@ -502,10 +482,9 @@ public final class StorePaymentsBenchmark {
             Optional<Double> tpsExact = tps(exact.get(row.getKey()));
             Optional<Double> tpsMinimal = tps(minimal.get(row.getKey()));
             System.out.printf(Locale.ROOT, "%-14s | %13.1f | %11s | %7s | %11s | %7s | %9.2f | %9.2f%n", row.getKey(),
-                    run.perSecond(), tpsExact.map(t -> String.format(Locale.ROOT, "%.1f", t)).orElse("-"),
-                    tpsExact.map(t -> String.format(Locale.ROOT, "%.2f", run.perSecond() / t)).orElse("-"),
-                    tpsMinimal.map(t -> String.format(Locale.ROOT, "%.1f", t)).orElse("-"),
-                    tpsMinimal.map(t -> String.format(Locale.ROOT, "%.2f", run.perSecond() / t)).orElse("-"),
+                    run.perSecond(), BenchmarkSupport.rate(tpsExact),
+                    BenchmarkSupport.ratio(Optional.of(run.perSecond()), tpsExact), BenchmarkSupport.rate(tpsMinimal),
+                    BenchmarkSupport.ratio(Optional.of(run.perSecond()), tpsMinimal),
                     run.percentileMs(50), run.percentileMs(99));
         }
         System.out.println("exact shape: the statements of PaymentService.pay one for one (2 transactions: check and "
