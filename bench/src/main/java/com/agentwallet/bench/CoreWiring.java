@@ -5,6 +5,7 @@ import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
@@ -42,7 +43,7 @@ public final class CoreWiring {
         organisations = new OrganisationService(storage, ledger, events, ids, clock);
         policies = new PolicyService(storage, ledger, events, ids, clock);
         wallets = new WalletService(storage, ledger, settlement, allocation, events, ids, clock, CoreSettings.DEFAULTS);
-        payments = new PaymentService(storage, ledger, new Spending(allocation, events), settlement, events, ids, clock,
-                CoreSettings.DEFAULTS);
+        payments = new PaymentService(storage, ledger, new Spending(allocation, events), settlement,
+                new IdempotencyKeys(storage, clock), events, ids, clock, CoreSettings.DEFAULTS);
     }
 }
