@@ -31,6 +31,7 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.CreateWallet;
@@ -63,7 +64,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whose books match the chain got its money back. The seed is fixed and printed ({@link TestSeed}).
  */
 class SimServiceFaultTest {
-    private static final int STEPS = Integer.getInteger("sim.service.steps", 400);
+    private static final int STEPS = Math.toIntExact(Soak.length("sim.service.steps", 400, 4000));
     private static final Duration LONG_SESSION = Duration.ofDays(30);
 
     @TempDir

@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.core.escrow.EscrowMachine;
 import com.agentwallet.core.reconcile.ReconciliationReport;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestSeed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -59,9 +60,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       the books with the chain; one line of figures.</li>
  * </ol>
  *
- * <p>System properties: {@code reliability.seconds} (default 20) how long the workload runs,
- * {@code reliability.clients} (default 16). The seed is fixed ({@link TestSeed}) and printed. A
- * soak: {@code -Dreliability.seconds=600}.
+ * <p>System properties: {@code reliability.seconds} how long the workload runs (6 s; 600 s under
+ * {@code -Psoak}), {@code reliability.clients} (default 16). The seed is fixed ({@link TestSeed}) and
+ * printed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -79,7 +80,7 @@ class FaultInjectionTest {
 
     private final long seed = TestSeed.of("FaultInjectionTest", 20_260_401L);
     private final int clients = Integer.getInteger("reliability.clients", 16);
-    private final Duration duration = Duration.ofSeconds(Long.getLong("reliability.seconds", 20));
+    private final Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 6, 600));
     private final JumpingClock clock = new JumpingClock();
     /** Answers 503 service_unavailable the step-by-step tests retried. */
     private final AtomicInteger unavailable = new AtomicInteger();

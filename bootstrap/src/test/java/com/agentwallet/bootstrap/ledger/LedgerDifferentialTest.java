@@ -18,6 +18,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.RulesBuilder;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -60,8 +61,9 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  * has touched: treasuries, wallets, payees and escrow vaults.
  *
  * <p>The seed is fixed and printed ({@link TestSeed}: {@code -Dagentwallet.test.seed=N} plays another
- * sequence) and {@code -Dledger.differential.operations=N} sets its length; a failure names the seed
- * and the step, so {@code operations} set to that step replays the sequence up to the difference.
+ * sequence) and {@code -Dledger.differential.operations=N} sets its length (300; 3,000 under
+ * {@code -Psoak}, {@link Soak}); a failure names the seed and the step, so {@code operations} set to
+ * that step replays the sequence up to the difference.
  *
  * <p>Cases the two differ in by design (docs/PROGRAM.md, "Differences from the simulator's
  * WalletProgram") are not generated:
@@ -76,7 +78,6 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  * each with its reproduction, and left out of the generator until they are fixed.
  */
 class LedgerDifferentialTest {
-    private static final int DEFAULT_OPERATIONS = 300;
 
     @TempDir
     Path data;
@@ -84,7 +85,7 @@ class LedgerDifferentialTest {
     @Test
     void theSimulatorAndTheProgramOnLocalnetDecideAlikeAndHoldTheSameBalances() throws Exception {
         long seed = TestSeed.of("LedgerDifferentialTest", 42);
-        int operations = Integer.getInteger("ledger.differential.operations", DEFAULT_OPERATIONS);
+        long operations = Soak.length("ledger.differential.operations", 300, 3000);
         MutableClock clock = MutableClock.atTestEpoch();
         try (Localnet localnet = Localnet.start()) {
             Both<LedgerPort> ledgers = open(clock, localnet);
