@@ -31,7 +31,9 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.Wallet;
@@ -59,11 +61,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * submissions each. After a random run, recovery resubmits until nothing is pending; then every
  * transaction ended confirmed or failed, and the books (wallet and organisation balances, escrow
  * vaults) equal what the chain holds. A failed transaction moved nothing on the chain, so a wallet
- * whose books match the chain got its money back. Rerun with {@code -Dsim.service.seed=<seed>}.
+ * whose books match the chain got its money back. The seed is fixed and printed ({@link TestSeed}).
  */
 class SimServiceFaultTest {
-    private static final long SEED = Long.getLong("sim.service.seed", System.nanoTime());
-    private static final int STEPS = Integer.getInteger("sim.service.steps", 400);
+    private static final int STEPS = Math.toIntExact(Soak.length("sim.service.steps", 400, 4000));
     private static final Duration LONG_SESSION = Duration.ofDays(30);
 
     @TempDir
@@ -80,9 +81,7 @@ class SimServiceFaultTest {
 
     @Test
     void paymentsFundingsAndWithdrawalsUnderLedgerFaultsEndConfirmedOrFailedWithTheBooksMatchingTheChain() {
-        System.out.println("SimServiceFaultTest (payments): seed " + SEED + ", " + STEPS
-                + " steps (rerun with -Dsim.service.seed=" + SEED + ")");
-        world = new World(SEED, false);
+        world = new World(TestSeed.of("SimServiceFaultTest (payments, " + STEPS + " steps)", 20_260_401L), false);
         world.run(STEPS);
         world.settleEverything();
         world.assertEverythingEndedAndTheBooksMatchTheChain();
@@ -90,9 +89,7 @@ class SimServiceFaultTest {
 
     @Test
     void escrowsUnderLedgerFaultsEndSettledWithTheBooksMatchingTheChain() {
-        System.out.println("SimServiceFaultTest (escrows): seed " + SEED + ", " + STEPS
-                + " steps (rerun with -Dsim.service.seed=" + SEED + ")");
-        world = new World(SEED, true);
+        world = new World(TestSeed.of("SimServiceFaultTest (escrows, " + STEPS + " steps)", 20_260_401L), true);
         world.run(STEPS);
         world.settleEverything();
         world.assertEverythingEndedAndTheBooksMatchTheChain();

@@ -34,7 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -48,14 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * itself refuses a co-signature by anyone but the policy's co-signer.
  */
 class SolanaLedgerTest {
+    private static final AtomicLong TESTS = new AtomicLong();
     private static Localnet localnet;
 
     @TempDir
     Path data;
     private final MutableClock clock = MutableClock.atTestEpoch();
-    /** Fresh ids and payees for each test: the localnet is shared by the class. */
-    private final RandomIdGenerator ids = new RandomIdGenerator(new Random());
-    private final String run = UUID.randomUUID().toString();
+    /** Fresh ids and payees for each test, the same in every run: the localnet is shared by the class. */
+    private final long test = TESTS.incrementAndGet();
+    private final RandomIdGenerator ids = new RandomIdGenerator(new Random(test));
+    private final String run = "test-" + test;
     private LedgerPort ledger;
 
     @BeforeAll
@@ -103,7 +105,7 @@ class SolanaLedgerTest {
         closeLedger();
         // The process journaled the signed transaction and died before sending it; its blockhash is long gone.
         byte[] neverSent = new byte[64];
-        new Random().nextBytes(neverSent);
+        new Random(test).nextBytes(neverSent);
         String signature = Base58.encode(neverSent);
         Files.writeString(data.resolve("ledger-solana/submissions.jsonl"), "{\"op\":\"" + pay.operationId()
                 + "\",\"signature\":\"" + signature + "\",\"transaction\":\"AA==\",\"last_valid_block_height\":0,"
@@ -212,7 +214,7 @@ class SolanaLedgerTest {
     }
 
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {
-        return new LedgerInstruction.Pay("pay:" + UUID.randomUUID(), wallet, to, Usdc.parse(amount), clock.instant(), 0,
+        return new LedgerInstruction.Pay("pay:" + ids.tx().value(), wallet, to, Usdc.parse(amount), clock.instant(), 0,
                 Optional.empty());
     }
 

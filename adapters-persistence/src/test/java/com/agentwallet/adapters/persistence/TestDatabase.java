@@ -11,10 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One embedded PostgreSQL per test JVM, and a fresh, migrated database for each caller: tests get
- * a real server without sharing rows. The server's cluster lives under the build folder and is
- * thrown away with it.
+ * a real server without sharing rows. The schema is migrated once, into a template that each fresh
+ * database is copied from (PostgreSQL's {@code CREATE DATABASE ... TEMPLATE}), rather than by
+ * Liquibase again for every test class; {@code MigrationTest} migrates databases of its own. The
+ * server's cluster lives under the build folder and is thrown away with it.
  */
 public final class TestDatabase {
+    private static final String TEMPLATE = "books_template";
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static EmbeddedDatabase server;
 
@@ -27,13 +30,20 @@ public final class TestDatabase {
             Path root = Path.of(System.getProperty("java.io.tmpdir"), "agent-wallet-test-pg-" + ProcessHandle.current().pid());
             server = EmbeddedDatabase.start(root.resolve("data"), root.resolve("work"), 0);
             TempFolders.removeAtExit(root, server::close);
+            createDatabase(TEMPLATE, "");
+            // Closed before any copy: PostgreSQL copies a template nobody is connected to.
+            try (HikariDataSource template = Postgres.pool(server.jdbcUrl(TEMPLATE), EmbeddedDatabase.USER, "", 1)) {
+                Postgres.migrate(template);
+            }
         }
         String name = "test_" + NEXT.incrementAndGet();
+        createDatabase(name, " TEMPLATE " + TEMPLATE);
+        return Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, "", connections);
+    }
+
+    private static void createDatabase(String name, String options) {
         Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "")
-                .useHandle(handle -> handle.execute("CREATE DATABASE " + name));
-        HikariDataSource pool = Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, "", connections);
-        Postgres.migrate(pool);
-        return pool;
+                .useHandle(handle -> handle.execute("CREATE DATABASE " + name + options));
     }
 
     /**

@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.bootstrap.api.Endpoints.Endpoint;
 import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.testing.TestSeed;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * paths, bodies and filters, other agents' tokens in {@code Session-Token}. Afterwards nothing it
  * may not change has changed: no policy, webhook, recipient category or key, no other wallet of
  * either organisation (balance, history, settings), and its own wallet only by the payments and
- * escrows its policy allowed, with its settings and its token as they were. The seed is printed;
- * {@code -Dagentwallet.test.seed=N} replays a run.
+ * escrows its policy allowed, with its settings and its token as they were. The seed is fixed and
+ * printed ({@link TestSeed}).
  */
 class AgentTokenRandomizedTest {
     private static final int REQUESTS = 700;
@@ -96,7 +97,7 @@ class AgentTokenRandomizedTest {
 
     @Test
     void aSessionTokenChangesNothingButWhatItsPolicyLetsItsWalletPay() {
-        long seed = Long.getLong("agentwallet.test.seed", System.nanoTime());
+        long seed = TestSeed.of("AgentTokenRandomizedTest", 20_260_401L);
         Random random = new Random(seed);
         Snapshot before = Snapshot.take();
 

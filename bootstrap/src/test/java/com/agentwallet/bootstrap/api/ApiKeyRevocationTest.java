@@ -1,8 +1,7 @@
 package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.bootstrap.CommandRun;
-import io.dropwizard.testing.ConfigOverride;
-import org.junit.jupiter.api.AfterAll;
+import com.agentwallet.core.testing.TempFolders;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A running server keeps live API keys in memory; a key revoked or rotated by the operator commands,
  * in another process on the same database, stops working on the server without a restart: the
- * server hears the change from PostgreSQL within moments.
+ * server hears the change from PostgreSQL within moments. On the shared server, with keys of the
+ * test's own.
  */
 class ApiKeyRevocationTest {
     /** A change is heard within milliseconds; the bound only keeps a broken feed from hanging the test. */
@@ -27,19 +27,14 @@ class ApiKeyRevocationTest {
     private static Path commandConfig;
 
     @BeforeAll
-    static void start() throws IOException {
-        int port = ServerProcess.freePort();
-        server = ApiServer.start(ConfigOverride.config("database.embeddedPort", String.valueOf(port)));
-        commandConfig = Files.createTempFile(server.dataDirectory(), "operator", ".yml");
-        Files.writeString(commandConfig, "dataDirectory: " + server.dataDirectory().resolve("operator") + "\n"
-                + "database:\n  url: jdbc:postgresql://localhost:" + port + "/agent_wallet\n  maxConnections: 2\n"
+    static void operatorConfiguration() throws IOException {
+        server = ApiServer.shared();
+        Path operator = TempFolders.make("agent-wallet-operator");
+        commandConfig = operator.resolve("operator.yml");
+        Files.writeString(commandConfig, "dataDirectory: " + operator.resolve("data") + "\n"
+                + "database:\n  url: " + BooksAndChain.databaseUrl(server.dataDirectory()) + "\n  maxConnections: 2\n"
                 + "ledger:\n  type: sim\n"
                 + "logging:\n  level: WARN\n");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.stop();
     }
 
     @Test

@@ -151,9 +151,14 @@ public final class ApiServer {
         }, data, localnet, all);
     }
 
-    /** An empty data directory for a server of its own, removed when the tests' JVM exits. */
+    /**
+     * A data directory for a server of its own, removed when the tests' JVM exits: empty but for the
+     * {@link MigratedCluster}, so that the server skips initdb and the migration.
+     */
     public static Path newDataDirectory() {
-        return TempFolders.make("agent-wallet-api");
+        Path data = TempFolders.make("agent-wallet-api");
+        MigratedCluster.copyInto(data);
+        return data;
     }
 
     /** Stops the server, then its localnet if it has one, so that nothing in flight waits on a chain that is gone. */

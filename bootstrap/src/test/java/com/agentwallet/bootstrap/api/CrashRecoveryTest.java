@@ -1,5 +1,7 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.testing.Soak;
+import com.agentwallet.core.testing.TestSeed;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -16,10 +18,10 @@ import java.util.Random;
  * each idempotency key exactly one payment (none paid twice, each sink holding exactly the distinct
  * payments to it), every committed event delivered at least once.
  *
- * <p>System properties: {@code reliability.kills} (default 3), {@code reliability.seconds}
- * (default 12) the time the server is up under load, split at random between the kills,
- * {@code reliability.clients} (default 32), {@code reliability.seed} (default random; the figures
- * line and any failure print it). A soak: {@code -Dreliability.kills=20 -Dreliability.seconds=300}.
+ * <p>System properties: {@code reliability.kills} (2; 10 under {@code -Psoak}),
+ * {@code reliability.seconds} the time the server is up under load, split at random between the
+ * kills (8 s; 120 s under {@code -Psoak}), {@code reliability.clients} (default 32). The seed is
+ * fixed ({@link TestSeed}); the figures line and any failure print it.
  */
 class CrashRecoveryTest {
     /** Longer than any run: the test stops the workload itself once the last restarted server has run its share. */
@@ -28,10 +30,10 @@ class CrashRecoveryTest {
 
     @Test
     void killedServersLoseNoMoneyPayNothingTwiceAndDeliverEveryEvent() throws InterruptedException {
-        long seed = Long.getLong("reliability.seed", new Random().nextLong());
+        long seed = TestSeed.of("CrashRecoveryTest", 20_260_401L);
         int clients = Integer.getInteger("reliability.clients", 32);
-        int kills = Integer.getInteger("reliability.kills", 3);
-        Duration live = Duration.ofSeconds(Long.getLong("reliability.seconds", 12));
+        int kills = Math.toIntExact(Soak.length("reliability.kills", 2, 10));
+        Duration live = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 120));
         Random random = new Random(seed);
         Path data = ApiServer.newDataDirectory();
         ServerProcess server = ServerProcess.start(data);

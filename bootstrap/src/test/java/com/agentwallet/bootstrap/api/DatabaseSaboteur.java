@@ -10,7 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blip would: from a connection of its own to the server's embedded PostgreSQL it terminates every
  * other backend of the service's database ({@code pg_terminate_backend}, which the server meets as
  * SQLState 57P01 mid-statement, or as a broken connection on its next use), a round every
- * {@code minPause} to {@code maxPause} (random), on a thread of its own, until closed.
+ * {@code minPause} to {@code maxPause} (drawn from the test's seeded source), on a thread of its own,
+ * until closed.
  */
 final class DatabaseSaboteur implements AutoCloseable {
     /** The server's backends, each terminated; whether it was inside a transaction is read in the same pass. */
@@ -46,12 +47,12 @@ final class DatabaseSaboteur implements AutoCloseable {
         }
     }
 
-    /** Starts cutting every {@code minPause} to {@code maxPause}, until {@link #close()}. */
-    DatabaseSaboteur start(Duration minPause, Duration maxPause) {
+    /** Starts cutting every {@code minPause} to {@code maxPause}, as {@code pauses} draws them, until {@link #close()}. */
+    DatabaseSaboteur start(Random pauses, Duration minPause, Duration maxPause) {
         Thread thread = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    Thread.sleep(ThreadLocalRandom.current().nextLong(minPause.toMillis(), maxPause.toMillis() + 1));
+                    Thread.sleep(pauses.nextLong(minPause.toMillis(), maxPause.toMillis() + 1));
                     killNow();
                 } catch (InterruptedException e) {
                     return;

@@ -2,6 +2,8 @@ package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.core.escrow.EscrowMachine;
 import com.agentwallet.core.reconcile.ReconciliationReport;
+import com.agentwallet.core.testing.Soak;
+import com.agentwallet.core.testing.TestSeed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.AfterAll;
@@ -58,9 +60,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       the books with the chain; one line of figures.</li>
  * </ol>
  *
- * <p>System properties: {@code reliability.seconds} (default 20) how long the workload runs,
- * {@code reliability.clients} (default 16), {@code reliability.seed} (default random; printed). A
- * soak: {@code -Dreliability.seconds=600}.
+ * <p>System properties: {@code reliability.seconds} how long the workload runs (6 s; 600 s under
+ * {@code -Psoak}), {@code reliability.clients} (default 16). The seed is fixed ({@link TestSeed}) and
+ * printed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -76,9 +78,9 @@ class FaultInjectionTest {
     private static final int PAYMENTS_PER_ROUND = 10;
     private static final int MAX_ROUNDS = 12;
 
-    private final long seed = Long.getLong("reliability.seed", new Random().nextLong());
+    private final long seed = TestSeed.of("FaultInjectionTest", 20_260_401L);
     private final int clients = Integer.getInteger("reliability.clients", 16);
-    private final Duration duration = Duration.ofSeconds(Long.getLong("reliability.seconds", 20));
+    private final Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 6, 600));
     private final JumpingClock clock = new JumpingClock();
     /** Answers 503 service_unavailable the step-by-step tests retried. */
     private final AtomicInteger unavailable = new AtomicInteger();
@@ -368,7 +370,7 @@ class FaultInjectionTest {
         Path log = server.dataDirectory().resolve(ApiServer.LOG_FILE);
         long logged = Files.size(log);
         try (DatabaseSaboteur saboteur = DatabaseSaboteur.of(server.dataDirectory())
-                     .start(Duration.ofMillis(50), Duration.ofMillis(150))) {
+                     .start(new Random(seed), Duration.ofMillis(50), Duration.ofMillis(150))) {
             for (int i = 0; i < 200 && (unavailable.get() - unavailableBefore < 5 || asked.size() < 10); i++) {
                 String key = unique("cut-pay");
                 long micros = 100_000L + i;
@@ -447,7 +449,7 @@ class FaultInjectionTest {
         int killed;
         int killedInTransaction;
         try (DatabaseSaboteur saboteur = DatabaseSaboteur.of(server.dataDirectory())
-                .start(Duration.ofMillis(200), Duration.ofMillis(500))) {
+                .start(new Random(seed), Duration.ofMillis(200), Duration.ofMillis(500))) {
             workload.start(clients, duration);
             Thread.sleep(duration.toMillis());
             killed = saboteur.killed();

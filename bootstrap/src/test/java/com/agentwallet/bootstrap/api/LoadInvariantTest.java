@@ -1,11 +1,12 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.testing.Soak;
+import com.agentwallet.core.testing.TestSeed;
 import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Random;
 
 /**
  * The books under concurrent load: {@link Workload} clients (32 by default) pay, exceed caps,
@@ -15,9 +16,9 @@ import java.util.Random;
  * {@link BankAudit}: money conserved to the micro-USDC, no balance negative, no cap exceeded at any
  * moment, every key one payment, every event delivered. No answer may be a 5xx.
  *
- * <p>System properties: {@code reliability.seconds} (default 20) how long the clients run,
- * {@code reliability.clients} (default 32), {@code reliability.seed} (default random; the figures
- * line and any failure print it). A soak: {@code -Dreliability.seconds=600}.
+ * <p>System properties: {@code reliability.seconds} how long the clients run (8 s; 600 s under
+ * {@code -Psoak}), {@code reliability.clients} (default 32). The seed is fixed ({@link TestSeed});
+ * the figures line and any failure print it.
  */
 class LoadInvariantTest {
     /** Short enough that payments left waiting expire while the clock jumps. */
@@ -25,9 +26,9 @@ class LoadInvariantTest {
 
     @Test
     void moneyIsConservedNoCapIsExceededAndEveryEventIsDeliveredUnderLoad() throws InterruptedException {
-        long seed = Long.getLong("reliability.seed", new Random().nextLong());
+        long seed = TestSeed.of("LoadInvariantTest", 20_260_401L);
         int clients = Integer.getInteger("reliability.clients", 32);
-        Duration duration = Duration.ofSeconds(Long.getLong("reliability.seconds", 20));
+        Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 600));
         JumpingClock clock = new JumpingClock();
         ApiServer server = ApiServer.start(clock, ApiServer.newDataDirectory(), CO_SIGN_WINDOW);
         try (BankAudit audit = BankAudit.watch(server.client(), server.org(), server.dataDirectory())) {

@@ -18,7 +18,9 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.RulesBuilder;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,9 +60,10 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  * rejected with the same code; never unknown) and hold the same balance in every account the run
  * has touched: treasuries, wallets, payees and escrow vaults.
  *
- * <p>{@code -Dledger.differential.seed=N} plays another sequence and
- * {@code -Dledger.differential.operations=N} sets its length; a failure names the seed and the step,
- * so {@code operations} set to that step replays the sequence up to the difference.
+ * <p>The seed is fixed and printed ({@link TestSeed}: {@code -Dagentwallet.test.seed=N} plays another
+ * sequence) and {@code -Dledger.differential.operations=N} sets its length (300; 3,000 under
+ * {@code -Psoak}, {@link Soak}); a failure names the seed and the step, so {@code operations} set to
+ * that step replays the sequence up to the difference.
  *
  * <p>Cases the two differ in by design (docs/PROGRAM.md, "Differences from the simulator's
  * WalletProgram") are not generated:
@@ -75,16 +78,14 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  * each with its reproduction, and left out of the generator until they are fixed.
  */
 class LedgerDifferentialTest {
-    private static final long DEFAULT_SEED = 42;
-    private static final int DEFAULT_OPERATIONS = 300;
 
     @TempDir
     Path data;
 
     @Test
     void theSimulatorAndTheProgramOnLocalnetDecideAlikeAndHoldTheSameBalances() throws Exception {
-        long seed = Long.getLong("ledger.differential.seed", DEFAULT_SEED);
-        int operations = Integer.getInteger("ledger.differential.operations", DEFAULT_OPERATIONS);
+        long seed = TestSeed.of("LedgerDifferentialTest", 42);
+        long operations = Soak.length("ledger.differential.operations", 300, 3000);
         MutableClock clock = MutableClock.atTestEpoch();
         try (Localnet localnet = Localnet.start()) {
             Both<LedgerPort> ledgers = open(clock, localnet);
@@ -228,7 +229,7 @@ class LedgerDifferentialTest {
         private AssertionError difference(int step, String what, String instruction, Both<String> answers) {
             return new AssertionError(String.format("ledger differential: seed %d, step %d: %s%n  %s%n"
                             + "  sim:    %s%n  solana: %s%n  the steps before:%n%s%n"
-                            + "  replay: -Dledger.differential.seed=%d -Dledger.differential.operations=%d",
+                            + "  replay: -D" + TestSeed.PROPERTY + "=%d -Dledger.differential.operations=%d",
                     seed, step, what, instruction, answers.sim(), answers.solana(), String.join("\n", trail), seed,
                     step));
         }

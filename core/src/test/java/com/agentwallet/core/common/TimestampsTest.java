@@ -1,5 +1,6 @@
 package com.agentwallet.core.common;
 
+import com.agentwallet.core.testing.TestSeed;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,7 +35,7 @@ class TimestampsTest {
     @Test
     void formatsAnyInstantAsTheContractsPatternDoes() {
         DateTimeFormatter pattern = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-        Random random = new Random(42);
+        Random random = new Random(TestSeed.of("TimestampsTest.formatsAnyInstantAsTheContractsPatternDoes", 42));
         List<Instant> instants = new ArrayList<>(List.of(Instant.EPOCH, Instant.parse("0000-01-01T00:00:00Z"),
                 Instant.parse("9999-12-31T23:59:59.999999999Z"), Instant.parse("+10000-01-01T00:00:00Z"),
                 Instant.parse("-0001-12-31T23:59:59.5Z")));

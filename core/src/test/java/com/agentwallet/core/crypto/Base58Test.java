@@ -1,5 +1,6 @@
 package com.agentwallet.core.crypto;
 
+import com.agentwallet.core.testing.TestSeed;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -112,10 +113,9 @@ class Base58Test {
         });
     }
 
-    /** Runs {@code check} 5,000 times on one seeded source of randomness, printing the seed for a rerun. */
-    private static void forRandomCases(String test, long seed, Consumer<Random> check) {
-        System.out.println("Base58Test." + test + " seed=" + seed);
-        Random random = new Random(seed);
+    /** Runs {@code check} 5,000 times on one seeded source of randomness ({@link TestSeed}: printed for a rerun). */
+    private static void forRandomCases(String test, long fixedSeed, Consumer<Random> check) {
+        Random random = new Random(TestSeed.of("Base58Test." + test, fixedSeed));
         for (int i = 0; i < 5_000; i++) {
             check.accept(random);
         }

@@ -27,7 +27,9 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.Scenario;
+import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.Funding;
@@ -67,17 +69,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     <li>a refused request changes no balance, escrow or transaction; ended transactions and escrows never change;</li>
  *     <li>at the end, once everything is settled, the ledger holds what the books say.</li>
  * </ul>
- * Rerun a failure with {@code -Dbank.seed=<seed>}; {@code -Dbank.steps=<n>} changes the length.
+ * The seed is fixed and printed ({@link TestSeed}); 4,000 steps, 40,000 under {@code -Psoak}
+ * ({@link Soak}), or {@code -Dbank.steps=<n>}.
  */
 class BankInvariantRandomizedTest {
-    private static final long SEED = Long.getLong("bank.seed", 20_260_401L);
-    private static final int STEPS = Integer.getInteger("bank.steps", 4000);
+    private static final long STEPS = Soak.length("bank.steps", 4000, 40_000);
 
     @Test
     void theBooksBalanceAndTheCapsHoldThroughRandomOperationsAndLedgerFaults() {
-        System.out.println("BankInvariantRandomizedTest: seed " + SEED + ", " + STEPS
-                + " steps (rerun with -Dbank.seed=" + SEED + ")");
-        Bank bank = new Bank(SEED);
+        Bank bank = new Bank(TestSeed.of("BankInvariantRandomizedTest (" + STEPS + " steps)", 20_260_401L));
 
         for (int step = 1; step <= STEPS; step++) {
             bank.step(step);

@@ -2,6 +2,7 @@ package com.agentwallet.core.policy;
 
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.testing.TestSeed;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -168,8 +169,7 @@ class SpendSummaryTest {
      */
     @Test
     void totalsAlwaysEqualARecomputationFromTheLog() {
-        long seed = 0x5EED_2026L;
-        System.out.println("SpendSummaryTest.totalsAlwaysEqualARecomputationFromTheLog seed=" + seed);
+        long seed = TestSeed.of("SpendSummaryTest.totalsAlwaysEqualARecomputationFromTheLog", 0x5EED_2026L);
         Random random = new Random(seed);
         List<Duration> steps = List.of(MS, Duration.ofMinutes(1), Duration.ofMinutes(60), Duration.ofMinutes(60).minus(MS),
                 Duration.ofMinutes(60).plus(MS), Duration.ofHours(24), Duration.ofHours(24).minus(MS), Duration.ofDays(30),
