@@ -18,9 +18,9 @@ import java.util.Random;
  * each idempotency key exactly one payment (none paid twice, each sink holding exactly the distinct
  * payments to it), every committed event delivered at least once.
  *
- * <p>System properties: {@code reliability.kills} (2; 10 under {@code -Psoak}),
+ * <p>System properties: {@code reliability.kills} (2; 8 under {@code -Psoak}),
  * {@code reliability.seconds} the time the server is up under load, split at random between the
- * kills (8 s; 120 s under {@code -Psoak}), {@code reliability.clients} (default 32). The seed is
+ * kills (8 s; 60 s under {@code -Psoak}), {@code reliability.clients} (default 32). The seed is
  * fixed ({@link TestSeed}); the figures line and any failure print it.
  */
 class CrashRecoveryTest {
@@ -32,8 +32,8 @@ class CrashRecoveryTest {
     void killedServersLoseNoMoneyPayNothingTwiceAndDeliverEveryEvent() throws InterruptedException {
         long seed = TestSeed.of("CrashRecoveryTest", 20_260_401L);
         int clients = Integer.getInteger("reliability.clients", 32);
-        int kills = Math.toIntExact(Soak.length("reliability.kills", 2, 10));
-        Duration live = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 120));
+        int kills = Math.toIntExact(Soak.length("reliability.kills", 2, 8));
+        Duration live = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 60));
         Random random = new Random(seed);
         Path data = ApiServer.newDataDirectory();
         ServerProcess server = ServerProcess.start(data);

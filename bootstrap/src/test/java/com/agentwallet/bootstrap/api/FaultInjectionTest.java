@@ -60,7 +60,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       the books with the chain; one line of figures.</li>
  * </ol>
  *
- * <p>System properties: {@code reliability.seconds} how long the workload runs (6 s; 600 s under
+ * <p>System properties: {@code reliability.seconds} how long the workload runs (6 s; 120 s under
  * {@code -Psoak}), {@code reliability.clients} (default 16). The seed is fixed ({@link TestSeed}) and
  * printed.
  */
@@ -80,7 +80,7 @@ class FaultInjectionTest {
 
     private final long seed = TestSeed.of("FaultInjectionTest", 20_260_401L);
     private final int clients = Integer.getInteger("reliability.clients", 16);
-    private final Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 6, 600));
+    private final Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 6, 120));
     private final JumpingClock clock = new JumpingClock();
     /** Answers 503 service_unavailable the step-by-step tests retried. */
     private final AtomicInteger unavailable = new AtomicInteger();

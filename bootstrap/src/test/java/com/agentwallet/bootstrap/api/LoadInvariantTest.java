@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@link BankAudit}: money conserved to the micro-USDC, no balance negative, no cap exceeded at any
  * moment, every key one payment, every event delivered. No answer may be a 5xx.
  *
- * <p>System properties: {@code reliability.seconds} how long the clients run (8 s; 600 s under
+ * <p>System properties: {@code reliability.seconds} how long the clients run (8 s; 120 s under
  * {@code -Psoak}), {@code reliability.clients} (default 32). The seed is fixed ({@link TestSeed});
  * the figures line and any failure print it.
  */
@@ -28,7 +28,7 @@ class LoadInvariantTest {
     void moneyIsConservedNoCapIsExceededAndEveryEventIsDeliveredUnderLoad() throws InterruptedException {
         long seed = TestSeed.of("LoadInvariantTest", 20_260_401L);
         int clients = Integer.getInteger("reliability.clients", 32);
-        Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 600));
+        Duration duration = Duration.ofSeconds(Soak.length("reliability.seconds", 8, 120));
         JumpingClock clock = new JumpingClock();
         ApiServer server = ApiServer.start(clock, ApiServer.newDataDirectory(), CO_SIGN_WINDOW);
         try (BankAudit audit = BankAudit.watch(server.client(), server.org(), server.dataDirectory())) {
