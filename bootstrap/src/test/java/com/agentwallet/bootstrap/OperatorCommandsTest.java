@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.bootstrap.api.MigratedCluster;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.common.Actor;
@@ -52,9 +53,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The wiring on the embedded PostgreSQL and the simulator ledger, as the server runs it: the
- * reconcile command finds the books in agreement with the ledger, and names a drift when money moved
- * behind the books' back; the clockwork refunds a timed-out escrow on its own.
+ * The wiring on the embedded PostgreSQL (a copy of the {@link MigratedCluster}) and the simulator
+ * ledger, as the server runs it: the reconcile command finds the books in agreement with the ledger,
+ * and names a drift when money moved behind the books' back; the clockwork refunds a timed-out escrow
+ * on its own.
  */
 class OperatorCommandsTest {
     private static final String PAYEE = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
@@ -68,6 +70,7 @@ class OperatorCommandsTest {
 
     @BeforeEach
     void wire() throws Exception {
+        MigratedCluster.copyInto(data);
         ObjectMapper json = Jackson.newObjectMapper();
         configuration = json.readValue(json.writeValueAsString(Map.of(
                 "dataDirectory", data.toString(),

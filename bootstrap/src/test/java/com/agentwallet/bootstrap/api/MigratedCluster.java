@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * a first start is copied; each server still makes its own demo organisations, keys, certificate and
  * ledger.
  */
-final class MigratedCluster {
+public final class MigratedCluster {
     /** Where {@code Persistence} keeps the embedded cluster, and the binaries it runs, in a data directory. */
     private static final String CLUSTER = "postgres";
     private static final String BINARIES = "postgres-bin";
@@ -31,7 +31,7 @@ final class MigratedCluster {
     }
 
     /** Copies the migrated cluster into the data directory {@code data}, and links the binaries. */
-    static void copyInto(Path data) {
+    public static void copyInto(Path data) {
         Path first = firstStart();
         Path source = first.resolve(CLUSTER);
         try (Stream<Path> files = Files.walk(source)) {
