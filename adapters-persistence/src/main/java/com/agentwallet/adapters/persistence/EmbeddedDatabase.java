@@ -53,6 +53,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
                     .setOverrideWorkingDirectory(workDirectory.toFile())
+                    // Stopped by its owner, after the workers that use it (the server's Resources, last):
+                    // the library's own hook would stop it while they run, and each would then wait out
+                    // the pool's connection timeout (30 s) before the JVM could exit.
+                    .setRegisterShutdownHook(false)
                     // Durable by default; the builder's test defaults turn fsync off.
                     .setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on")
