@@ -123,10 +123,9 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Stops the process and its embedded PostgreSQL, leaving nothing running. Not with SIGTERM: the
-     * embedded PostgreSQL stops at once on it, while the server's workers still wait (up to the pool's
-     * 30 s) for connections to it. So the process is killed, then the PostgreSQL it left is asked to
-     * shut down (SIGTERM, a smart shutdown: its clients died with the JVM), as the next start would.
+     * Stops the process and its embedded PostgreSQL, leaving nothing running: the process is killed,
+     * as in the test, then the PostgreSQL it left is asked to shut down (SIGTERM, a smart shutdown: its
+     * clients died with the JVM), as the next start would.
      */
     void stop() throws InterruptedException {
         stop(process, data);
