@@ -123,6 +123,22 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /**
+     * Asks the process to stop, with SIGTERM as a service manager does, and waits until it has exited;
+     * it stops its workers, then its embedded PostgreSQL.
+     */
+    void terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the server process did not stop on SIGTERM; see " + log);
+        }
+    }
+
+    /** The server's own log ({@link ApiServer#LOG_FILE}), kept across its restarts. */
+    Path serverLog() {
+        return data.resolve(ApiServer.LOG_FILE);
+    }
+
+    /**
      * Stops the process and its embedded PostgreSQL, leaving nothing running: the process is killed,
      * as in the test, then the PostgreSQL it left is asked to shut down (SIGTERM, a smart shutdown: its
      * clients died with the JVM), as the next start would.
