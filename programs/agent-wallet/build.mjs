@@ -1,8 +1,10 @@
 // Builds the program: clang (BPF target) compiles src/agent_wallet.c to a relocatable object, then
-// tools/link.mjs writes the SBPF v0 shared object target/agent_wallet.so. Fails, naming the
-// install, when clang is missing: never a silent skip.
+// tools/link.mjs writes the SBPF v3 program target/agent_wallet.so. Prints the clang version and
+// the .so's SHA-256, which docs/PROGRAM.md records. Fails, naming the install, when clang is
+// missing: never a silent skip.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,3 +43,8 @@ run(clang, [
   '-c', 'src/agent_wallet.c', '-o', 'target/agent_wallet.o',
 ]);
 run(process.execPath, ['tools/link.mjs', 'target/agent_wallet.o', 'target/agent_wallet.so']);
+
+const clangVersion = spawnSync(clang, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+const sha256 = createHash('sha256').update(readFileSync(join(target, 'agent_wallet.so'))).digest('hex');
+console.log(`compiler: ${clangVersion}`);
+console.log(`sha256 target/agent_wallet.so: ${sha256}`);
