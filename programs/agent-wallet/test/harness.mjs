@@ -50,9 +50,10 @@ export const escrowPda = (wallet, escrowId) => pda(['escrow', bytesOf(wallet), s
 // ------------------------------------------------------------------ the world
 
 export class World {
-  constructor() {
-    this.svm = new LiteSVM();
-    this.svm.addProgram(PROGRAM_ID, readFileSync(PROGRAM_SO));
+  /** `svm`: a LiteSVM to run in instead of a new one holding the program at PROGRAM_ID. */
+  constructor(svm) {
+    this.svm = svm ?? new LiteSVM();
+    if (!svm) this.svm.addProgram(PROGRAM_ID, readFileSync(PROGRAM_SO));
     this.payer = new Keypair();
     this.svm.airdrop(this.payer.address, 1_000_000_000_000n);
     this.units = new Map();
