@@ -1,11 +1,7 @@
 // localnet (localnet/server.mjs) as its clients see it: started as a child process on a free port,
 // used through @solana/web3.js's Connection and through plain JSON-RPC requests.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   Connection, Keypair as Web3Keypair, LAMPORTS_PER_SOL, NONCE_ACCOUNT_LENGTH, NonceAccount, PublicKey, SystemProgram,
@@ -14,23 +10,11 @@ import {
 import { getTransactionEncoder } from '@solana/kit';
 import { signedTransaction, transfer } from '../localnet/solana.mjs';
 import { E, Keypair, PROGRAM_ID, TOKEN_PROGRAM, USDC, ata, treasuryPda } from './harness.mjs';
+import { startLocalnet as start } from './localnet-process.mjs';
 import { initTreasury } from './program.mjs';
 
-const SERVER = join(dirname(dirname(fileURLToPath(import.meta.url))), 'localnet', 'server.mjs');
 const MINT = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
 const CLOCK = 'SysvarC1ock11111111111111111111111111111111';
-
-/** Starts localnet on a free port; resolves with the process and its ready line once it prints it. */
-async function start(args = []) {
-  const child = spawn(process.execPath, [SERVER, '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const line = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`localnet exited with ${code}: ${stderr}`)));
-  });
-  return { child, ...JSON.parse(line) };
-}
 
 const startupPayee = new Keypair();
 const startupHolder = new Keypair();
