@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import {
-  Connection, Keypair as Web3Keypair, PublicKey, Transaction, TransactionInstruction, sendAndConfirmTransaction,
+  Connection, Keypair as Web3Keypair, PublicKey, Transaction, TransactionInstruction,
 } from '@solana/web3.js';
 import { getProgramDerivedAddress } from '@solana/kit';
 import { UPGRADEABLE_LOADER, programDataAddress, readKeypair } from '../deploy.mjs';
@@ -77,7 +77,11 @@ test('deploy.mjs deploys the built program to localnet, where it then runs', asy
     web3Instruction(createAtaIdempotent(authority, token, treasury, MINT)),
     web3Instruction({ ...initTreasury({ authority, treasury, token, mint: MINT, bump, tokenBump, orgId }), programId }),
   );
-  const signature = await sendAndConfirmTransaction(connection, transaction, [payer]);
+  transaction.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+  transaction.sign(payer);
+  // The localnet lands a transaction before sendTransaction answers, so no confirmation is awaited:
+  // web3.js would open a WebSocket that, once the localnet is gone, keeps this process alive.
+  const signature = await connection.sendRawTransaction(transaction.serialize());
   const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
   assert.ok(landed.meta.logMessages.includes(`Program ${programId} success`), landed.meta.logMessages.join('\n'));
   const created = await connection.getAccountInfo(new PublicKey(treasury));
