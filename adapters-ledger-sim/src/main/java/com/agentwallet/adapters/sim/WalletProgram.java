@@ -6,6 +6,7 @@ import com.agentwallet.adapters.sim.ChainState.VaultStatus;
 import com.agentwallet.adapters.sim.ChainState.WalletAccount;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.crypto.Ed25519;
+import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.ProgramAddress;
@@ -224,8 +225,9 @@ final class WalletProgram {
 
     private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release, Instant now) {
         Vault vault = chain.vaults.get(release.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        Optional<Failure> closed = notOpen(vault, release.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
         if (!vault.receiver.equals(release.receiver()) || vault.amount != release.amount().micros()) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the release does not match the escrow");
@@ -251,8 +253,9 @@ final class WalletProgram {
 
     private Optional<Failure> refund(ChainState chain, LedgerInstruction.EscrowRefund refund, Instant now) {
         Vault vault = chain.vaults.get(refund.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        Optional<Failure> closed = notOpen(vault, refund.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
         if (!vault.wallet.equals(refund.wallet().base58()) || vault.amount != refund.amount().micros()) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the refund does not match the escrow");
@@ -275,14 +278,26 @@ final class WalletProgram {
 
     private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute, Instant now) {
         Vault vault = chain.vaults.get(dispute.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        Optional<Failure> closed = notOpen(vault, dispute.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
         if (!now.isBefore(vault.deadline)) {
             return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
         }
         vault.status = VaultStatus.DISPUTED;
         return ok();
+    }
+
+    /**
+     * An escrow that was never locked has no account on chain ({@code account_not_found}); one that
+     * was released or refunded keeps its account, settled ({@code escrow_not_open}).
+     */
+    private static Optional<Failure> notOpen(Vault vault, EscrowId escrow) {
+        if (vault == null) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
+        }
+        return vault.isOpen() ? ok() : fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
     }
 
     /**

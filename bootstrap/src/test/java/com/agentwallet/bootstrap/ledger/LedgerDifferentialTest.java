@@ -360,12 +360,6 @@ class LedgerDifferentialTest {
      */
     private enum KnownDifference {
         /**
-         * Release (with or without proof), dispute or refund (timeout or resolution) of an escrow whose
-         * lock was refused, so never existed: the simulator answers {@code escrow_not_open}, the
-         * program {@code account_not_found}.
-         */
-        SETTLING_AN_ESCROW_NEVER_LOCKED,
-        /**
          * Release or refund whose amount is not the locked amount: the simulator refuses it
          * ({@code account_mismatch}); the program does not read the amount and pays the locked
          * amount out ({@code confirmed}).
@@ -953,8 +947,7 @@ class LedgerDifferentialTest {
         private Optional<Escrow> anEscrow() {
             return maybe(List.of(
                     option(90, () -> any(escrows.stream().filter(Escrow::isOpen).toList())),
-                    unless(KnownDifference.SETTLING_AN_ESCROW_NEVER_LOCKED, escrow -> escrow.state == EscrowState.ATTEMPTED,
-                            option(10, () -> any(escrows)))));
+                    option(10, () -> any(escrows))));
         }
 
         /** The wallet that locked the escrow; now and then another one. */
