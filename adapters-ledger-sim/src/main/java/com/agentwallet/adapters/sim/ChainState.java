@@ -1,8 +1,8 @@
 package com.agentwallet.adapters.sim;
 
-import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.wallet.WalletStatus;
 
@@ -17,7 +17,11 @@ final class ChainState {
     final Map<OrgId, Long> treasuries = new HashMap<>();
     final Map<String, WalletAccount> wallets = new HashMap<>();
     final Map<PolicyId, PolicyAccount> policies = new HashMap<>();
-    final Map<EscrowId, Vault> vaults = new HashMap<>();
+    /**
+     * Escrows by the seeds of their program address, the locking wallet and the escrow id: the same id
+     * locked by two wallets is two escrows, and naming another wallet finds none.
+     */
+    final Map<LedgerAccount.Vault, Vault> vaults = new HashMap<>();
     /** Token accounts of recipients that are not wallets of the program. */
     final Map<String, Long> external = new HashMap<>();
 

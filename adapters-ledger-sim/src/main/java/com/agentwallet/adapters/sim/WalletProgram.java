@@ -7,6 +7,7 @@ import com.agentwallet.adapters.sim.ChainState.WalletAccount;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.crypto.Ed25519;
 import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.ProgramAddress;
@@ -200,7 +201,8 @@ final class WalletProgram {
     }
 
     private Optional<Failure> lock(ChainState chain, LedgerInstruction.EscrowLock lock, Instant now) {
-        if (chain.vaults.containsKey(lock.escrow())) {
+        LedgerAccount.Vault escrow = new LedgerAccount.Vault(lock.escrow(), lock.wallet());
+        if (chain.vaults.containsKey(escrow)) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the escrow vault exists");
         }
         WalletAccount wallet = chain.wallets.get(lock.wallet().base58());
@@ -218,13 +220,13 @@ final class WalletProgram {
         }
         wallet.balance -= lock.amount().micros();
         wallet.spend.add(now, lock.amount().micros());
-        chain.vaults.put(lock.escrow(), new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
+        chain.vaults.put(escrow, new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
                 lock.deadline(), lock.expectedProof()));
         return ok();
     }
 
     private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release, Instant now) {
-        Vault vault = chain.vaults.get(release.escrow());
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(release.escrow(), release.wallet()));
         Optional<Failure> closed = notOpen(vault, release.escrow());
         if (closed.isPresent()) {
             return closed;
@@ -253,13 +255,10 @@ final class WalletProgram {
     }
 
     private Optional<Failure> refund(ChainState chain, LedgerInstruction.EscrowRefund refund, Instant now) {
-        Vault vault = chain.vaults.get(refund.escrow());
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(refund.escrow(), refund.wallet()));
         Optional<Failure> closed = notOpen(vault, refund.escrow());
         if (closed.isPresent()) {
             return closed;
-        }
-        if (!vault.wallet.equals(refund.wallet().base58())) {
-            return fail(ProgramError.ACCOUNT_MISMATCH, "the refund does not match the escrow's wallet");
         }
         if (refund.resolution()) {
             if (vault.status != VaultStatus.DISPUTED) {
@@ -278,7 +277,7 @@ final class WalletProgram {
     }
 
     private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute, Instant now) {
-        Vault vault = chain.vaults.get(dispute.escrow());
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(dispute.escrow(), dispute.wallet()));
         Optional<Failure> closed = notOpen(vault, dispute.escrow());
         if (closed.isPresent()) {
             return closed;
@@ -291,8 +290,9 @@ final class WalletProgram {
     }
 
     /**
-     * An escrow that was never locked has no account on chain ({@code account_not_found}); one that
-     * was released or refunded keeps its account, settled ({@code escrow_not_open}).
+     * An escrow that was never locked by the wallet named has no account on chain
+     * ({@code account_not_found}); one that was released or refunded keeps its account, settled
+     * ({@code escrow_not_open}).
      */
     private static Optional<Failure> notOpen(Vault vault, EscrowId escrow) {
         if (vault == null) {
