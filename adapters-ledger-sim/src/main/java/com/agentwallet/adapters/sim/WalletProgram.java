@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.sim;
 
 import com.agentwallet.adapters.sim.ChainState.PolicyAccount;
+import com.agentwallet.adapters.sim.ChainState.PolicyKey;
 import com.agentwallet.adapters.sim.ChainState.Vault;
 import com.agentwallet.adapters.sim.ChainState.VaultStatus;
 import com.agentwallet.adapters.sim.ChainState.WalletAccount;
@@ -95,8 +96,8 @@ final class WalletProgram {
         if (!derived.equals(open.wallet())) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the wallet address is not the program address of its seeds");
         }
-        if (!chain.policies.containsKey(open.policy())) {
-            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + open.policy());
+        if (!chain.policies.containsKey(new PolicyKey(open.orgId(), open.policy()))) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + open.policy() + " of the organisation");
         }
         WalletAccount existing = chain.wallets.get(open.wallet().base58());
         if (existing != null) {
@@ -108,13 +109,10 @@ final class WalletProgram {
     }
 
     private Optional<Failure> writePolicy(ChainState chain, LedgerInstruction.WritePolicy write) {
-        PolicyAccount existing = chain.policies.get(write.policy());
-        if (existing != null && !existing.orgId().equals(write.orgId())) {
-            return fail(ProgramError.ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
-        }
+        PolicyKey key = new PolicyKey(write.orgId(), write.policy());
+        PolicyAccount existing = chain.policies.get(key);
         if (existing == null || existing.version() <= write.version()) {
-            chain.policies.put(write.policy(),
-                    new PolicyAccount(write.orgId(), write.version(), write.rules(), write.blockedRecipients()));
+            chain.policies.put(key, new PolicyAccount(write.version(), write.rules(), write.blockedRecipients()));
         }
         return ok();
     }
@@ -134,8 +132,7 @@ final class WalletProgram {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + update.wallet());
         }
-        PolicyAccount policy = chain.policies.get(update.policy());
-        if (policy == null || !policy.orgId().equals(wallet.orgId)) {
+        if (!chain.policies.containsKey(new PolicyKey(wallet.orgId, update.policy()))) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + update.policy() + " of the wallet's organisation");
         }
         if (wallet.status == WalletStatus.ARCHIVED && update.status() != WalletStatus.ARCHIVED) {
@@ -183,7 +180,7 @@ final class WalletProgram {
         if (refused.isPresent()) {
             return refused;
         }
-        PolicyRules rules = chain.policies.get(wallet.policy).rules();
+        PolicyRules rules = chain.policyOf(wallet).rules();
         if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent()) {
             boolean signed = pay.coSignature().filter(signature ->
                     Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)).isPresent();
@@ -211,7 +208,7 @@ final class WalletProgram {
         if (refused.isPresent()) {
             return refused;
         }
-        Optional<Usdc> threshold = chain.policies.get(wallet.policy).rules().requireCoSign();
+        Optional<Usdc> threshold = chain.policyOf(wallet).rules().requireCoSign();
         if (threshold.filter(lock.amount()::isAtLeast).isPresent()) {
             return fail(ProgramError.REQUIRE_CO_SIGN, "an escrow at or above the co-sign threshold " + threshold.get());
         }
@@ -321,7 +318,7 @@ final class WalletProgram {
             return violation(ViolationRule.SESSION_TOKEN, "session " + sessionVersion
                     + " is not the wallet's current session key, or it expired");
         }
-        PolicyAccount policy = chain.policies.get(wallet.policy);
+        PolicyAccount policy = chain.policyOf(wallet);
         PolicyRules rules = policy.rules();
         if (rules.maxPerTx().filter(amount::exceeds).isPresent()) {
             return violation(ViolationRule.MAX_PER_TX, "exceeds max_per_tx " + rules.maxPerTx().get());

@@ -359,10 +359,6 @@ class LedgerDifferentialTest {
      * at the case to generate again.
      */
     private enum KnownDifference {
-        /** Write of a policy under the id of another organisation's policy: the simulator refuses it ({@code account_mismatch}), the program writes the organisation's own. */
-        WRITING_UNDER_ANOTHER_ORGANISATIONS_POLICY_ID,
-        /** Opening a wallet under another organisation's policy: the simulator opens it, the program answers {@code account_not_found}. */
-        OPENING_UNDER_ANOTHER_ORGANISATIONS_POLICY,
         /** Session key of an archived wallet: the simulator writes it, the program answers {@code wallet_not_active}. */
         SESSION_KEY_OF_AN_ARCHIVED_WALLET,
         /**
@@ -519,10 +515,10 @@ class LedgerDifferentialTest {
             long version = chance(0.1) ? policy.version - 1 : policy.version + 1;
             return Optional.of(choose(List.of(
                     always(92, () -> write(policy, version, terms())),
-                    unless(KnownDifference.WRITING_UNDER_ANOTHER_ORGANISATIONS_POLICY_ID,
-                            option(8, () -> policyOfAnotherOrganisation(org).map(foreign -> Operation.of(
-                                    new LedgerInstruction.WritePolicy(op(), org.id, foreign.id, 1, PolicyRules.NONE,
-                                            Set.of()))))))));
+                    // Under the id of another organisation's policy: a policy of this organisation.
+                    option(8, () -> policyOfAnotherOrganisation(org).map(foreign -> Operation.of(
+                            new LedgerInstruction.WritePolicy(op(), org.id, foreign.id, 1, PolicyRules.NONE,
+                                    Set.of())))))));
         }
 
         private Operation newPolicy(Org org, Terms terms) {
@@ -612,10 +608,10 @@ class LedgerDifferentialTest {
                     // Under a policy never written: account_not_found.
                     always(3, () -> Operation.of(new LedgerInstruction.OpenWallet(op(),
                             model.walletAddress(org.id, org.nextAgent()), org.id, org.nextAgent(), ids.policy()))),
-                    unless(KnownDifference.OPENING_UNDER_ANOTHER_ORGANISATIONS_POLICY,
-                            option(8, () -> policyOfAnotherOrganisation(org).map(foreign -> Operation.of(
-                                    new LedgerInstruction.OpenWallet(op(), model.walletAddress(org.id, org.nextAgent()),
-                                            org.id, org.nextAgent(), foreign.id))))))));
+                    // Under another organisation's policy: account_not_found.
+                    option(8, () -> policyOfAnotherOrganisation(org).map(foreign -> Operation.of(
+                            new LedgerInstruction.OpenWallet(op(), model.walletAddress(org.id, org.nextAgent()),
+                                    org.id, org.nextAgent(), foreign.id)))))));
         }
 
         /** Opens the organisation's next agent's wallet; then its session key and its first funds follow. */
