@@ -122,6 +122,9 @@ final class WalletProgram {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + session.wallet());
         }
+        if (wallet.status == WalletStatus.ARCHIVED) {
+            return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is archived");
+        }
         wallet.sessionVersion = Optional.of(session.version());
         wallet.sessionExpiresAt = session.expiresAt();
         return ok();
