@@ -178,6 +178,10 @@ final class WalletProgram {
 
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
+        // The wallet's own token account as the recipient's: the program refuses an account passed twice.
+        if (wallet != null && pay.recipient().equals(pay.wallet().base58())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "a wallet cannot pay its own address");
+        }
         Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.sessionVersion(), pay.recipient(),
                 pay.amount(), now);
         if (refused.isPresent()) {

@@ -360,12 +360,6 @@ class LedgerDifferentialTest {
      */
     private enum KnownDifference {
         /**
-         * A payment to the paying wallet's own address: the program refuses the duplicated token
-         * account ({@code account_mismatch}) before any check; the simulator runs its checks and
-         * confirms (or refuses with a policy code).
-         */
-        PAYING_ITS_OWN_ADDRESS,
-        /**
          * A payment to a wallet's address before the wallet is opened: once it is opened, the
          * simulator's wallet holds 0 (the payment stays with an outside account of that address),
          * the program's holds the payment.
@@ -723,7 +717,7 @@ class LedgerDifferentialTest {
 
         private Optional<Operation> pay() {
             return spender().map(wallet -> signedIn(wallet, () -> {
-                String recipient = recipientFor(wallet, true);
+                String recipient = recipientFor(wallet);
                 LedgerInstruction.Pay pay = new LedgerInstruction.Pay(op(), wallet.address, recipient, spend(wallet),
                         now(), signingVersion(wallet), Optional.empty());
                 return Operation.of(coSigned(wallet, pay));
@@ -740,8 +734,8 @@ class LedgerDifferentialTest {
             return spender;
         }
 
-        /** Whom {@code wallet} pays ({@code payment}) or locks an escrow for: payees, wallets, listed recipients... */
-        private String recipientFor(Wallet wallet, boolean payment) {
+        /** Whom {@code wallet} pays or locks an escrow for: payees, wallets, listed recipients, itself... */
+        private String recipientFor(Wallet wallet) {
             String recipient = choose(Stream.of(
                             always(40, () -> one(payees)),
                             option(25, () -> any(wallets.stream().filter(other -> other != wallet).toList())
@@ -752,8 +746,6 @@ class LedgerDifferentialTest {
                             always(2, () -> wallet.address.base58()))
                     .map(option -> unless(KnownDifference.PAYING_A_WALLET_BEFORE_IT_IS_OPENED, walletsToCome::contains,
                             option))
-                    .map(option -> unless(KnownDifference.PAYING_ITS_OWN_ADDRESS,
-                            to -> payment && to.equals(wallet.address.base58()), option))
                     .toList());
             accounts.add(new LedgerAccount.Wallet(new LedgerAddress(recipient)));
             return recipient;
@@ -812,12 +804,13 @@ class LedgerDifferentialTest {
 
         /**
          * Whether the program's checks before the co-signature pass for {@code pay}, as far as the
-         * generator knows: an active wallet, its current session, a policy that lets the payment through
+         * generator knows: another recipient than the wallet itself, an active wallet, its current session, a policy that lets the payment through
          * and has none of the spend windows the generator does not keep count of.
          */
         private boolean checksBeforeTheCoSignaturePass(Wallet wallet, LedgerInstruction.Pay pay) {
             PolicyRules rules = wallet.policy.rules;
-            return wallet.status == WalletStatus.ACTIVE && !pay.amount().isZero()
+            return !pay.recipient().equals(wallet.address.base58())
+                    && wallet.status == WalletStatus.ACTIVE && !pay.amount().isZero()
                     && pay.sessionVersion() == wallet.sessionVersion && now().isBefore(wallet.sessionExpiresAt)
                     && rules.maxPerTx().filter(pay.amount()::exceeds).isEmpty()
                     && (rules.allowedRecipients().isEmpty() || rules.allowedRecipients().contains(pay.recipient()))
@@ -843,7 +836,7 @@ class LedgerDifferentialTest {
 
         private Optional<Operation> lock() {
             return spender().map(wallet -> signedIn(wallet, () -> {
-                Escrow escrow = new Escrow(ids.escrow(), wallet, recipientFor(wallet, false), spend(wallet),
+                Escrow escrow = new Escrow(ids.escrow(), wallet, recipientFor(wallet), spend(wallet),
                         now().plus(between(Duration.ofSeconds(30), Duration.ofDays(3))),
                         chance(0.6) ? Optional.of(proof()) : Optional.empty());
                 EscrowId id = choose(List.of(
