@@ -104,7 +104,10 @@ final class WalletProgram {
             return existing.orgId.equals(open.orgId()) && existing.agentId.equals(open.agentId())
                     ? ok() : fail(ProgramError.ACCOUNT_MISMATCH, "the wallet account exists for another agent");
         }
-        chain.wallets.put(open.wallet().base58(), new WalletAccount(open.orgId(), open.agentId(), open.policy()));
+        WalletAccount opened = new WalletAccount(open.orgId(), open.agentId(), open.policy());
+        // The wallet's token account is the one its address was paid at before it was opened.
+        opened.balance = Optional.ofNullable(chain.external.remove(open.wallet().base58())).orElse(0L);
+        chain.wallets.put(open.wallet().base58(), opened);
         return ok();
     }
 

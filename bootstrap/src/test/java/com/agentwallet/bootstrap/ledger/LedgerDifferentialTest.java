@@ -360,12 +360,6 @@ class LedgerDifferentialTest {
      */
     private enum KnownDifference {
         /**
-         * A payment to a wallet's address before the wallet is opened: once it is opened, the
-         * simulator's wallet holds 0 (the payment stays with an outside account of that address),
-         * the program's holds the payment.
-         */
-        PAYING_A_WALLET_BEFORE_IT_IS_OPENED,
-        /**
          * A co-signature that does not verify (a stranger's, another payment's, not a signature): the
          * Solana adapter refuses it with {@code co_signature_invalid} before sending, so before every
          * check of the program, and even below the threshold; the simulator checks it fourth, and only
@@ -421,8 +415,6 @@ class LedgerDifferentialTest {
         private final List<String> payees = new ArrayList<>();
         private final List<Escrow> escrows = new ArrayList<>();
         private final Set<LedgerAccount> accounts = new LinkedHashSet<>();
-        /** The addresses of wallets not opened yet that the generator has handed out. */
-        private final Set<String> walletsToCome = new LinkedHashSet<>();
         private final Map<String, String> names = new LinkedHashMap<>();
         private final Deque<Supplier<Optional<Operation>>> queued = new ArrayDeque<>();
         private final List<Both<LedgerInstruction>> submitted = new ArrayList<>();
@@ -612,7 +604,6 @@ class LedgerDifferentialTest {
             LedgerAddress address = new LedgerAddress(walletToCome(org));
             return Operation.of(new LedgerInstruction.OpenWallet(op(), address, org.id, agent, policy.id), () -> {
                 org.agents++;
-                walletsToCome.remove(address.base58());
                 Wallet wallet = new Wallet(org, agent, address, policy);
                 wallets.add(wallet);
                 queued.addFirst(() -> Optional.of(fund(wallet, usdc(50 * MICROS, 800 * MICROS))));
@@ -625,7 +616,6 @@ class LedgerDifferentialTest {
         private String walletToCome(Org org) {
             LedgerAddress address = model.walletAddress(org.id, org.nextAgent());
             name(address.base58(), org.name + "/" + org.nextAgent());
-            walletsToCome.add(address.base58());
             accounts.add(new LedgerAccount.Wallet(address));
             return address.base58();
         }
@@ -736,17 +726,14 @@ class LedgerDifferentialTest {
 
         /** Whom {@code wallet} pays or locks an escrow for: payees, wallets, listed recipients, itself... */
         private String recipientFor(Wallet wallet) {
-            String recipient = choose(Stream.of(
-                            always(40, () -> one(payees)),
-                            option(25, () -> any(wallets.stream().filter(other -> other != wallet).toList())
-                                    .map(other -> other.address.base58())),
-                            option(10, () -> any(wallet.policy.rules.allowedRecipients())),
-                            option(8, () -> any(List.copyOf(wallet.policy.blocked))),
-                            always(5, () -> walletToCome(one(orgs))),
-                            always(2, () -> wallet.address.base58()))
-                    .map(option -> unless(KnownDifference.PAYING_A_WALLET_BEFORE_IT_IS_OPENED, walletsToCome::contains,
-                            option))
-                    .toList());
+            String recipient = choose(List.of(
+                    always(40, () -> one(payees)),
+                    option(25, () -> any(wallets.stream().filter(other -> other != wallet).toList())
+                            .map(other -> other.address.base58())),
+                    option(10, () -> any(wallet.policy.rules.allowedRecipients())),
+                    option(8, () -> any(List.copyOf(wallet.policy.blocked))),
+                    always(5, () -> walletToCome(one(orgs))),
+                    always(2, () -> wallet.address.base58())));
             accounts.add(new LedgerAccount.Wallet(new LedgerAddress(recipient)));
             return recipient;
         }
