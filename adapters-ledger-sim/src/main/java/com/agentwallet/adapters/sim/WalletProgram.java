@@ -20,6 +20,7 @@ import com.agentwallet.core.wallet.WalletStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -44,8 +45,12 @@ final class WalletProgram {
         return programId;
     }
 
-    /** Executes one instruction at chain time {@code now}; empty when it succeeded. */
-    Optional<Failure> execute(ChainState chain, LedgerInstruction instruction, Instant now) {
+    /**
+     * Executes one instruction at {@code at}; empty when it succeeded. The chain's clock counts whole
+     * seconds (the Clock sysvar's {@code unix_timestamp}), so the program sees {@code at} rounded down.
+     */
+    Optional<Failure> execute(ChainState chain, LedgerInstruction instruction, Instant at) {
+        Instant now = at.truncatedTo(ChronoUnit.SECONDS);
         if (instruction instanceof LedgerInstruction.Deposit deposit) {
             return deposit(chain, deposit);
         } else if (instruction instanceof LedgerInstruction.OpenWallet open) {
@@ -129,7 +134,8 @@ final class WalletProgram {
             return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is archived");
         }
         wallet.sessionVersion = Optional.of(session.version());
-        wallet.sessionExpiresAt = session.expiresAt();
+        // Written in whole seconds, rounded down, as the Solana adapter writes it.
+        wallet.sessionExpiresAt = session.expiresAt().truncatedTo(ChronoUnit.SECONDS);
         return ok();
     }
 
@@ -228,7 +234,7 @@ final class WalletProgram {
         wallet.balance -= lock.amount().micros();
         wallet.spend.add(now, lock.amount().micros());
         chain.vaults.put(escrow, new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
-                lock.deadline(), lock.expectedProof()));
+                roundedUp(lock.deadline()), lock.expectedProof()));
         return ok();
     }
 
@@ -348,10 +354,20 @@ final class WalletProgram {
         if (rules.velocityCap().filter(cap -> wallet.spend.count(SpendBuckets.Window.HOUR, now) + 1L > cap).isPresent()) {
             return violation(ViolationRule.VELOCITY_CAP, "exceeds velocity_cap " + rules.velocityCap().get());
         }
-        if (rules.isExpiredAt(now)) {
+        // The expiry is written in whole seconds, rounded down, as the Solana adapter writes it.
+        if (rules.expiry().filter(expiry -> !now.isBefore(expiry.truncatedTo(ChronoUnit.SECONDS))).isPresent()) {
             return violation(ViolationRule.POLICY_EXPIRED, "the policy expired");
         }
         return ok();
+    }
+
+    /**
+     * A deadline in whole seconds, rounded up as the Solana adapter writes it: an escrow is never due
+     * before the instant it was given.
+     */
+    private static Instant roundedUp(Instant deadline) {
+        Instant seconds = deadline.truncatedTo(ChronoUnit.SECONDS);
+        return seconds.equals(deadline) ? seconds : seconds.plusSeconds(1);
     }
 
     private static boolean capExceeded(Optional<Usdc> cap, long total, Usdc amount) {

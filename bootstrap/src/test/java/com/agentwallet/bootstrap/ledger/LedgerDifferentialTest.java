@@ -367,15 +367,6 @@ class LedgerDifferentialTest {
          * policy code, or confirms). They agree only where the co-signature is what decides.
          */
         CO_SIGNATURE_CHECKED_BEFORE_THE_PROGRAM,
-        /**
-         * Instants within a second: the chain's clock counts whole seconds and the adapter writes a
-         * session's and a policy's expiry rounded down and an escrow's deadline rounded up, the
-         * simulator compares milliseconds. A session expiring at 10.5 s is expired on chain at 10.2 s
-         * ({@code session_token}), a policy expiring at 20.5 s too ({@code policy_expired}), an escrow
-         * due at 30.5 s is not due on chain at 30.7 s ({@code escrow_not_due}); the simulator confirms
-         * all three. The clock moves in whole seconds, so every expiry and deadline is a whole second.
-         */
-        SUB_SECOND_INSTANTS
     }
 
     /** {@code option}, except when what it makes is the case of a known difference: then that way is closed. */
@@ -953,7 +944,7 @@ class LedgerDifferentialTest {
             }
             if (chance(0.3)) {
                 clock.advance(choose(List.of(
-                        unless(KnownDifference.SUB_SECOND_INSTANTS, always(3, () -> Duration.ofMillis(1 + random.nextInt(999)))),
+                        always(3, () -> Duration.ofMillis(1 + random.nextInt(999))),
                         always(70, () -> between(Duration.ofSeconds(1), Duration.ofMinutes(2))),
                         always(22, () -> between(Duration.ofMinutes(2), Duration.ofHours(2))),
                         always(7, () -> between(Duration.ofHours(2), Duration.ofHours(30))),
@@ -966,7 +957,7 @@ class LedgerDifferentialTest {
             return boundary.minus(choose(List.of(
                     always(1, () -> Duration.ZERO),
                     always(1, () -> Duration.ofSeconds(1)),
-                    unless(KnownDifference.SUB_SECOND_INSTANTS, always(1, () -> Duration.ofMillis(1 + random.nextInt(999)))))));
+                    always(1, () -> Duration.ofMillis(1 + random.nextInt(999))))));
         }
 
         /** Time only moves forward: the two ledgers' spend windows agree only on a forward clock. */
