@@ -6,6 +6,7 @@ import com.agentwallet.adapters.sim.ChainState.Vault;
 import com.agentwallet.adapters.sim.ChainState.VaultStatus;
 import com.agentwallet.adapters.sim.ChainState.WalletAccount;
 import com.agentwallet.core.common.Timestamps;
+import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.crypto.Ed25519;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.ledger.LedgerAccount;
@@ -31,6 +32,8 @@ import static java.util.Objects.requireNonNull;
  * anything, so a failed instruction leaves the chain as it was.
  */
 final class WalletProgram {
+    private static final int SIGNATURE_LENGTH = 64;
+
     private final LedgerAddress programId;
 
     WalletProgram(LedgerAddress programId) {
@@ -185,8 +188,21 @@ final class WalletProgram {
         return ok();
     }
 
+    /**
+     * A co-signed payment is first checked as the Solana adapter checks it before it sends anything:
+     * a co-signature must be an Ed25519 signature, and, where the wallet's policy asks for a
+     * co-signer, that co-signer's of this payment's message, whatever the amount; where it asks for
+     * none, the co-signature is left out. Then the program: the recipient, the checks, and at or
+     * above the threshold a co-signature (which, being there, was verified).
+     */
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
+        if (wallet != null && pay.coSignature().isPresent()) {
+            Optional<Failure> unsigned = verifyCoSignature(chain.policyOf(wallet).rules(), pay);
+            if (unsigned.isPresent()) {
+                return unsigned;
+            }
+        }
         // The wallet's own token account as the recipient's: the program refuses an account passed twice.
         if (wallet != null && pay.recipient().equals(pay.wallet().base58())) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "a wallet cannot pay its own address");
@@ -197,12 +213,8 @@ final class WalletProgram {
             return refused;
         }
         PolicyRules rules = chain.policyOf(wallet).rules();
-        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent()) {
-            boolean signed = pay.coSignature().filter(signature ->
-                    Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)).isPresent();
-            if (!signed) {
-                return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
-            }
+        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent() && pay.coSignature().isEmpty()) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
         }
         if (wallet.balance < pay.amount().micros()) {
             return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
@@ -210,6 +222,19 @@ final class WalletProgram {
         wallet.balance -= pay.amount().micros();
         wallet.spend.add(now, pay.amount().micros());
         chain.credit(pay.recipient(), pay.amount().micros());
+        return ok();
+    }
+
+    private Optional<Failure> verifyCoSignature(PolicyRules rules, LedgerInstruction.Pay pay) {
+        String signature = pay.coSignature().orElseThrow();
+        if (Base58.decode(signature, SIGNATURE_LENGTH).isEmpty()) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID, "the co-signature is not 64 bytes of base58");
+        }
+        boolean asked = rules.requireCoSign().isPresent();
+        if (asked && !Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID,
+                    "the co-signature is not the policy's co-signer's signature of this payment's message");
+        }
         return ok();
     }
 

@@ -45,7 +45,6 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,8 +73,8 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  *   <li>the clock only moves forward: the program's spend windows keep counting a later bucket when
  *       the clock steps back, the simulator's forget it.</li>
  * </ul>
- * The differences this test found that are not by design are listed in {@link KnownDifference},
- * each with its reproduction, and left out of the generator until they are fixed.
+ * Every other case is generated, including those in which the simulator once differed from the
+ * program: it now decides them as the program does.
  */
 class LedgerDifferentialTest {
 
@@ -349,34 +348,6 @@ class LedgerDifferentialTest {
 
     private static <T> Option<T> always(int weight, Supplier<T> make) {
         return new Option<>(weight, () -> Optional.of(make.get()));
-    }
-
-    /**
-     * The differences between the simulator and the program that this test found, not by design:
-     * the same instruction, a different decision, code or balance. Each is reported with its
-     * reproduction, and the generator leaves out exactly its case ({@link #unless}) while it is
-     * listed here: deleting a constant once the production side is fixed makes the compiler point
-     * at the case to generate again.
-     */
-    private enum KnownDifference {
-        /**
-         * A co-signature that does not verify (a stranger's, another payment's, not a signature): the
-         * Solana adapter refuses it with {@code co_signature_invalid} before sending, so before every
-         * check of the program, and even below the threshold; the simulator checks it fourth, and only
-         * at or above the threshold (so answers {@code wallet_not_active}, {@code session_token}, a
-         * policy code, or confirms). They agree only where the co-signature is what decides.
-         */
-        CO_SIGNATURE_CHECKED_BEFORE_THE_PROGRAM,
-    }
-
-    /** {@code option}, except when what it makes is the case of a known difference: then that way is closed. */
-    private static <T> Option<T> unless(KnownDifference difference, Predicate<? super T> isTheCase, Option<T> option) {
-        return new Option<>(option.weight(), () -> option.make().get().filter(made -> !isTheCase.test(made)));
-    }
-
-    /** {@code option} closed: all it makes is the case of a known difference. */
-    private static <T> Option<T> unless(KnownDifference difference, Option<T> option) {
-        return unless(difference, made -> true, option);
     }
 
     // ------------------------------------------------------------------ the generator
@@ -761,40 +732,13 @@ class LedgerDifferentialTest {
          * another payment's message; below it now and then with a signature nobody asked for.
          */
         private Function<Both<LedgerPort>, Both<LedgerInstruction>> coSigned(Wallet wallet, LedgerInstruction.Pay pay) {
-            PolicyRules rules = wallet.policy.rules;
-            boolean needed = rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent();
-            // Where the co-signature is not what decides, one that does not verify is decided otherwise:
-            // one that is not a signature at all wherever the policy is; a well-formed one where the
-            // policy has a threshold (the adapter ignores a co-signature a policy does not ask for).
-            boolean decides = needed && checksBeforeTheCoSignaturePass(wallet, pay);
-            Predicate<Object> malformedDiffers = made -> !decides;
-            Predicate<Object> invalidDiffers = made -> !decides && rules.requireCoSign().isPresent();
+            boolean needed = wallet.policy.rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent();
             return choose(List.of(
                     always(needed ? 70 : 7, () -> signedBy(operator, pay, pay)),
                     always(needed ? 10 : 90, () -> Operation.same(pay)),
-                    unless(KnownDifference.CO_SIGNATURE_CHECKED_BEFORE_THE_PROGRAM, invalidDiffers,
-                            always(needed ? 10 : 3, () -> signedBy(stranger, pay, pay))),
-                    unless(KnownDifference.CO_SIGNATURE_CHECKED_BEFORE_THE_PROGRAM, invalidDiffers,
-                            always(needed ? 10 : 0, () -> signedBy(operator, pay, anotherPayment(pay)))),
-                    unless(KnownDifference.CO_SIGNATURE_CHECKED_BEFORE_THE_PROGRAM, malformedDiffers,
-                            always(needed ? 3 : 1, () -> Operation.same(pay.withCoSignature("not-a-signature"))))));
-        }
-
-        /**
-         * Whether the program's checks before the co-signature pass for {@code pay}, as far as the
-         * generator knows: another recipient than the wallet itself, an active wallet, its current session, a policy that lets the payment through
-         * and has none of the spend windows the generator does not keep count of.
-         */
-        private boolean checksBeforeTheCoSignaturePass(Wallet wallet, LedgerInstruction.Pay pay) {
-            PolicyRules rules = wallet.policy.rules;
-            return !pay.recipient().equals(wallet.address.base58())
-                    && wallet.status == WalletStatus.ACTIVE && !pay.amount().isZero()
-                    && pay.sessionVersion() == wallet.sessionVersion && now().isBefore(wallet.sessionExpiresAt)
-                    && rules.maxPerTx().filter(pay.amount()::exceeds).isEmpty()
-                    && (rules.allowedRecipients().isEmpty() || rules.allowedRecipients().contains(pay.recipient()))
-                    && !wallet.policy.blocked.contains(pay.recipient())
-                    && rules.maxPerDay().isEmpty() && rules.maxPerMonth().isEmpty() && rules.velocityCap().isEmpty()
-                    && !rules.isExpiredAt(now());
+                    always(needed ? 10 : 3, () -> signedBy(stranger, pay, pay)),
+                    always(needed ? 10 : 1, () -> signedBy(operator, pay, anotherPayment(pay))),
+                    always(needed ? 3 : 1, () -> Operation.same(pay.withCoSignature("not-a-signature")))));
         }
 
         /** {@code pay} carrying {@code signer}'s signature of each ledger's own co-sign message of {@code signed}. */
