@@ -60,7 +60,7 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  * has touched: treasuries, wallets, payees and escrow vaults.
  *
  * <p>The seed is fixed and printed ({@link TestSeed}: {@code -Dagentwallet.test.seed=N} plays another
- * sequence) and {@code -Dledger.differential.operations=N} sets its length (300; 3,000 under
+ * sequence) and {@code -Dledger.differential.operations=N} sets its length (1,000; 10,000 under
  * {@code -Psoak}, {@link Soak}); a failure names the seed and the step, so {@code operations} set to
  * that step replays the sequence up to the difference.
  *
@@ -84,7 +84,7 @@ class LedgerDifferentialTest {
     @Test
     void theSimulatorAndTheProgramOnLocalnetDecideAlikeAndHoldTheSameBalances() throws Exception {
         long seed = TestSeed.of("LedgerDifferentialTest", 42);
-        long operations = Soak.length("ledger.differential.operations", 300, 3000);
+        long operations = Soak.length("ledger.differential.operations", 1000, 10000);
         MutableClock clock = MutableClock.atTestEpoch();
         try (Localnet localnet = Localnet.start()) {
             Both<LedgerPort> ledgers = open(clock, localnet);
