@@ -1,8 +1,8 @@
 package com.agentwallet.adapters.sim;
 
-import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.wallet.WalletStatus;
 
@@ -16,8 +16,16 @@ import java.util.Set;
 final class ChainState {
     final Map<OrgId, Long> treasuries = new HashMap<>();
     final Map<String, WalletAccount> wallets = new HashMap<>();
-    final Map<PolicyId, PolicyAccount> policies = new HashMap<>();
-    final Map<EscrowId, Vault> vaults = new HashMap<>();
+    /**
+     * Policies by the seeds of their program address, the organisation and the policy id: an id written
+     * by two organisations is two policies, and a wallet finds only its organisation's.
+     */
+    final Map<PolicyKey, PolicyAccount> policies = new HashMap<>();
+    /**
+     * Escrows by the seeds of their program address, the locking wallet and the escrow id: the same id
+     * locked by two wallets is two escrows, and naming another wallet finds none.
+     */
+    final Map<LedgerAccount.Vault, Vault> vaults = new HashMap<>();
     /** Token accounts of recipients that are not wallets of the program. */
     final Map<String, Long> external = new HashMap<>();
 
@@ -39,11 +47,19 @@ final class ChainState {
         }
     }
 
-    record PolicyAccount(OrgId orgId, long version, PolicyRules rules, Set<String> blockedRecipients) {
+    record PolicyKey(OrgId orgId, PolicyId policyId) {
+    }
+
+    record PolicyAccount(long version, PolicyRules rules, Set<String> blockedRecipients) {
     }
 
     enum VaultStatus {
         LOCKED, DISPUTED, RELEASED, REFUNDED
+    }
+
+    /** The policy the wallet is attached to; there is one while the wallet exists. */
+    PolicyAccount policyOf(WalletAccount wallet) {
+        return policies.get(new PolicyKey(wallet.orgId, wallet.policy));
     }
 
     static final class Vault {

@@ -130,7 +130,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
             ChainState.WalletAccount held = chain.wallets.get(wallet.address().base58());
             micros = held == null ? chain.external.getOrDefault(wallet.address().base58(), 0L) : held.balance;
         } else {
-            ChainState.Vault vault = chain.vaults.get(((LedgerAccount.Vault) account).escrowId());
+            ChainState.Vault vault = chain.vaults.get((LedgerAccount.Vault) account);
             micros = vault == null || !vault.isOpen() ? 0 : vault.amount;
         }
         return Usdc.ofMicros(micros);

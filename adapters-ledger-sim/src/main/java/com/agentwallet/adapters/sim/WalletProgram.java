@@ -1,11 +1,15 @@
 package com.agentwallet.adapters.sim;
 
 import com.agentwallet.adapters.sim.ChainState.PolicyAccount;
+import com.agentwallet.adapters.sim.ChainState.PolicyKey;
 import com.agentwallet.adapters.sim.ChainState.Vault;
 import com.agentwallet.adapters.sim.ChainState.VaultStatus;
 import com.agentwallet.adapters.sim.ChainState.WalletAccount;
 import com.agentwallet.core.common.Timestamps;
+import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.crypto.Ed25519;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.ProgramAddress;
@@ -17,6 +21,7 @@ import com.agentwallet.core.wallet.WalletStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -27,6 +32,8 @@ import static java.util.Objects.requireNonNull;
  * anything, so a failed instruction leaves the chain as it was.
  */
 final class WalletProgram {
+    private static final int SIGNATURE_LENGTH = 64;
+
     private final LedgerAddress programId;
 
     WalletProgram(LedgerAddress programId) {
@@ -41,8 +48,12 @@ final class WalletProgram {
         return programId;
     }
 
-    /** Executes one instruction at chain time {@code now}; empty when it succeeded. */
-    Optional<Failure> execute(ChainState chain, LedgerInstruction instruction, Instant now) {
+    /**
+     * Executes one instruction at {@code at}; empty when it succeeded. The chain's clock counts whole
+     * seconds (the Clock sysvar's {@code unix_timestamp}), so the program sees {@code at} rounded down.
+     */
+    Optional<Failure> execute(ChainState chain, LedgerInstruction instruction, Instant at) {
+        Instant now = at.truncatedTo(ChronoUnit.SECONDS);
         if (instruction instanceof LedgerInstruction.Deposit deposit) {
             return deposit(chain, deposit);
         } else if (instruction instanceof LedgerInstruction.OpenWallet open) {
@@ -93,26 +104,26 @@ final class WalletProgram {
         if (!derived.equals(open.wallet())) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the wallet address is not the program address of its seeds");
         }
-        if (!chain.policies.containsKey(open.policy())) {
-            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + open.policy());
+        if (!chain.policies.containsKey(new PolicyKey(open.orgId(), open.policy()))) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + open.policy() + " of the organisation");
         }
         WalletAccount existing = chain.wallets.get(open.wallet().base58());
         if (existing != null) {
             return existing.orgId.equals(open.orgId()) && existing.agentId.equals(open.agentId())
                     ? ok() : fail(ProgramError.ACCOUNT_MISMATCH, "the wallet account exists for another agent");
         }
-        chain.wallets.put(open.wallet().base58(), new WalletAccount(open.orgId(), open.agentId(), open.policy()));
+        WalletAccount opened = new WalletAccount(open.orgId(), open.agentId(), open.policy());
+        // The wallet's token account is the one its address was paid at before it was opened.
+        opened.balance = Optional.ofNullable(chain.external.remove(open.wallet().base58())).orElse(0L);
+        chain.wallets.put(open.wallet().base58(), opened);
         return ok();
     }
 
     private Optional<Failure> writePolicy(ChainState chain, LedgerInstruction.WritePolicy write) {
-        PolicyAccount existing = chain.policies.get(write.policy());
-        if (existing != null && !existing.orgId().equals(write.orgId())) {
-            return fail(ProgramError.ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
-        }
+        PolicyKey key = new PolicyKey(write.orgId(), write.policy());
+        PolicyAccount existing = chain.policies.get(key);
         if (existing == null || existing.version() <= write.version()) {
-            chain.policies.put(write.policy(),
-                    new PolicyAccount(write.orgId(), write.version(), write.rules(), write.blockedRecipients()));
+            chain.policies.put(key, new PolicyAccount(write.version(), write.rules(), write.blockedRecipients()));
         }
         return ok();
     }
@@ -122,8 +133,12 @@ final class WalletProgram {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + session.wallet());
         }
+        if (wallet.status == WalletStatus.ARCHIVED) {
+            return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is archived");
+        }
         wallet.sessionVersion = Optional.of(session.version());
-        wallet.sessionExpiresAt = session.expiresAt();
+        // Written in whole seconds, rounded down, as the Solana adapter writes it.
+        wallet.sessionExpiresAt = session.expiresAt().truncatedTo(ChronoUnit.SECONDS);
         return ok();
     }
 
@@ -132,8 +147,7 @@ final class WalletProgram {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + update.wallet());
         }
-        PolicyAccount policy = chain.policies.get(update.policy());
-        if (policy == null || !policy.orgId().equals(wallet.orgId)) {
+        if (!chain.policies.containsKey(new PolicyKey(wallet.orgId, update.policy()))) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no policy account " + update.policy() + " of the wallet's organisation");
         }
         if (wallet.status == WalletStatus.ARCHIVED && update.status() != WalletStatus.ARCHIVED) {
@@ -174,20 +188,33 @@ final class WalletProgram {
         return ok();
     }
 
+    /**
+     * A co-signed payment is first checked as the Solana adapter checks it before it sends anything:
+     * a co-signature must be an Ed25519 signature, and, where the wallet's policy asks for a
+     * co-signer, that co-signer's of this payment's message, whatever the amount; where it asks for
+     * none, the co-signature is left out. Then the program: the recipient, the checks, and at or
+     * above the threshold a co-signature (which, being there, was verified).
+     */
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
+        if (wallet != null && pay.coSignature().isPresent()) {
+            Optional<Failure> unsigned = verifyCoSignature(chain.policyOf(wallet).rules(), pay);
+            if (unsigned.isPresent()) {
+                return unsigned;
+            }
+        }
+        // The wallet's own token account as the recipient's: the program refuses an account passed twice.
+        if (wallet != null && pay.recipient().equals(pay.wallet().base58())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "a wallet cannot pay its own address");
+        }
         Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.sessionVersion(), pay.recipient(),
                 pay.amount(), now);
         if (refused.isPresent()) {
             return refused;
         }
-        PolicyRules rules = chain.policies.get(wallet.policy).rules();
-        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent()) {
-            boolean signed = pay.coSignature().filter(signature ->
-                    Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)).isPresent();
-            if (!signed) {
-                return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
-            }
+        PolicyRules rules = chain.policyOf(wallet).rules();
+        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent() && pay.coSignature().isEmpty()) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
         }
         if (wallet.balance < pay.amount().micros()) {
             return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
@@ -198,8 +225,22 @@ final class WalletProgram {
         return ok();
     }
 
+    private Optional<Failure> verifyCoSignature(PolicyRules rules, LedgerInstruction.Pay pay) {
+        String signature = pay.coSignature().orElseThrow();
+        if (Base58.decode(signature, SIGNATURE_LENGTH).isEmpty()) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID, "the co-signature is not 64 bytes of base58");
+        }
+        boolean asked = rules.requireCoSign().isPresent();
+        if (asked && !Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)) {
+            return fail(ProgramError.CO_SIGNATURE_INVALID,
+                    "the co-signature is not the policy's co-signer's signature of this payment's message");
+        }
+        return ok();
+    }
+
     private Optional<Failure> lock(ChainState chain, LedgerInstruction.EscrowLock lock, Instant now) {
-        if (chain.vaults.containsKey(lock.escrow())) {
+        LedgerAccount.Vault escrow = new LedgerAccount.Vault(lock.escrow(), lock.wallet());
+        if (chain.vaults.containsKey(escrow)) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the escrow vault exists");
         }
         WalletAccount wallet = chain.wallets.get(lock.wallet().base58());
@@ -208,7 +249,7 @@ final class WalletProgram {
         if (refused.isPresent()) {
             return refused;
         }
-        Optional<Usdc> threshold = chain.policies.get(wallet.policy).rules().requireCoSign();
+        Optional<Usdc> threshold = chain.policyOf(wallet).rules().requireCoSign();
         if (threshold.filter(lock.amount()::isAtLeast).isPresent()) {
             return fail(ProgramError.REQUIRE_CO_SIGN, "an escrow at or above the co-sign threshold " + threshold.get());
         }
@@ -217,18 +258,20 @@ final class WalletProgram {
         }
         wallet.balance -= lock.amount().micros();
         wallet.spend.add(now, lock.amount().micros());
-        chain.vaults.put(lock.escrow(), new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
-                lock.deadline(), lock.expectedProof()));
+        chain.vaults.put(escrow, new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
+                roundedUp(lock.deadline()), lock.expectedProof()));
         return ok();
     }
 
     private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release, Instant now) {
-        Vault vault = chain.vaults.get(release.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(release.escrow(), release.wallet()));
+        Optional<Failure> closed = notOpen(vault, release.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
-        if (!vault.receiver.equals(release.receiver()) || vault.amount != release.amount().micros()) {
-            return fail(ProgramError.ACCOUNT_MISMATCH, "the release does not match the escrow");
+        // The amount is not compared: as on chain, the vault pays out what it holds.
+        if (!vault.receiver.equals(release.receiver())) {
+            return fail(ProgramError.ACCOUNT_MISMATCH, "the release does not match the escrow's receiver");
         }
         if (release.proof().isPresent()) {
             if (vault.status == VaultStatus.DISPUTED) {
@@ -250,12 +293,10 @@ final class WalletProgram {
     }
 
     private Optional<Failure> refund(ChainState chain, LedgerInstruction.EscrowRefund refund, Instant now) {
-        Vault vault = chain.vaults.get(refund.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
-        }
-        if (!vault.wallet.equals(refund.wallet().base58()) || vault.amount != refund.amount().micros()) {
-            return fail(ProgramError.ACCOUNT_MISMATCH, "the refund does not match the escrow");
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(refund.escrow(), refund.wallet()));
+        Optional<Failure> closed = notOpen(vault, refund.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
         if (refund.resolution()) {
             if (vault.status != VaultStatus.DISPUTED) {
@@ -274,15 +315,28 @@ final class WalletProgram {
     }
 
     private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute, Instant now) {
-        Vault vault = chain.vaults.get(dispute.escrow());
-        if (vault == null || !vault.isOpen()) {
-            return fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+        Vault vault = chain.vaults.get(new LedgerAccount.Vault(dispute.escrow(), dispute.wallet()));
+        Optional<Failure> closed = notOpen(vault, dispute.escrow());
+        if (closed.isPresent()) {
+            return closed;
         }
         if (!now.isBefore(vault.deadline)) {
             return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
         }
         vault.status = VaultStatus.DISPUTED;
         return ok();
+    }
+
+    /**
+     * An escrow that was never locked by the wallet named has no account on chain
+     * ({@code account_not_found}); one that was released or refunded keeps its account, settled
+     * ({@code escrow_not_open}).
+     */
+    private static Optional<Failure> notOpen(Vault vault, EscrowId escrow) {
+        if (vault == null) {
+            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
+        }
+        return vault.isOpen() ? ok() : fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
     }
 
     /**
@@ -305,7 +359,7 @@ final class WalletProgram {
             return violation(ViolationRule.SESSION_TOKEN, "session " + sessionVersion
                     + " is not the wallet's current session key, or it expired");
         }
-        PolicyAccount policy = chain.policies.get(wallet.policy);
+        PolicyAccount policy = chain.policyOf(wallet);
         PolicyRules rules = policy.rules();
         if (rules.maxPerTx().filter(amount::exceeds).isPresent()) {
             return violation(ViolationRule.MAX_PER_TX, "exceeds max_per_tx " + rules.maxPerTx().get());
@@ -325,10 +379,20 @@ final class WalletProgram {
         if (rules.velocityCap().filter(cap -> wallet.spend.count(SpendBuckets.Window.HOUR, now) + 1L > cap).isPresent()) {
             return violation(ViolationRule.VELOCITY_CAP, "exceeds velocity_cap " + rules.velocityCap().get());
         }
-        if (rules.isExpiredAt(now)) {
+        // The expiry is written in whole seconds, rounded down, as the Solana adapter writes it.
+        if (rules.expiry().filter(expiry -> !now.isBefore(expiry.truncatedTo(ChronoUnit.SECONDS))).isPresent()) {
             return violation(ViolationRule.POLICY_EXPIRED, "the policy expired");
         }
         return ok();
+    }
+
+    /**
+     * A deadline in whole seconds, rounded up as the Solana adapter writes it: an escrow is never due
+     * before the instant it was given.
+     */
+    private static Instant roundedUp(Instant deadline) {
+        Instant seconds = deadline.truncatedTo(ChronoUnit.SECONDS);
+        return seconds.equals(deadline) ? seconds : seconds.plusSeconds(1);
     }
 
     private static boolean capExceeded(Optional<Usdc> cap, long total, Usdc amount) {

@@ -73,6 +73,27 @@ class ErrorCodesTest {
         }
     }
 
+    @Test
+    void aPaymentOrEscrowToItsOwnWalletIsAValidationErrorAndNothingIsRecordedOrMoved() {
+        ApiFixtures.Wallet wallet = fx.fundedWallet("5.00");
+        Map<String, Object> toItself = payment(wallet.id(), wallet.address(), "1.00");
+
+        JsonNode dryRun = assertError(fx.dryRun(wallet.token(), toItself), 400, "validation_error");
+        JsonNode paid = assertError(fx.pay(wallet.token(), toItself), 400, "validation_error");
+        JsonNode lockedToAddress = assertError(fx.lockEscrow(wallet, wallet.address(), "1.00", Map.of()),
+                400, "validation_error");
+        JsonNode lockedToId = assertError(fx.lockEscrow(wallet, wallet.id(), "1.00", Map.of()), 400, "validation_error");
+
+        assertThat(dryRun.path("param").asText()).isEqualTo("to");
+        assertThat(paid.path("param").asText()).isEqualTo("to");
+        assertThat(paid.path("message").asText()).isEqualTo("A wallet cannot pay its own address");
+        assertThat(lockedToAddress.path("param").asText()).isEqualTo("to_wallet");
+        assertThat(lockedToId.path("param").asText()).isEqualTo("to_wallet");
+        assertThat(client.get("/wallets/" + wallet.id(), admin).text("usdc_balance")).isEqualTo("5.00");
+        assertThat(client.get("/wallets/" + wallet.id() + "/transactions", admin).json().path("data"))
+                .allMatch(tx -> tx.path("type").asText().equals("funding"));
+    }
+
     // 401 authentication_failed
 
     @Test

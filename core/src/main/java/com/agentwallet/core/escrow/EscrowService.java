@@ -33,6 +33,7 @@ import com.agentwallet.core.wallet.Wallet;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -84,7 +85,7 @@ public final class EscrowService {
                                 escrowId.value(), now).withEscrow(escrowId);
                         Escrow escrow = new Escrow(escrowId, command.orgId(), wallet.id(), command.toWallet(),
                                 receiver.address(), receiver.wallet(), command.amount(), command.taskDescription(),
-                                command.timeoutSeconds(), now.plusSeconds(command.timeoutSeconds()),
+                                command.timeoutSeconds(), deadline(now, command.timeoutSeconds()),
                                 command.expectedProof(), EscrowStatus.LOCKED, Optional.empty(), Optional.empty(),
                                 lockTx.id(), Optional.empty(), Optional.empty(), now, now);
                         stores.escrows().insert(escrow);
@@ -221,6 +222,17 @@ public final class EscrowService {
                     sender.address().base58(), now).withEscrow(escrow.id()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The escrow's deadline, in whole seconds rounded up: the chain counts whole seconds and holds the
+     * vault until the second after a deadline within one, so the books time out no earlier than the
+     * chain lets the refund through.
+     */
+    private static Instant deadline(Instant lockedAt, long timeoutSeconds) {
+        Instant deadline = lockedAt.plusSeconds(timeoutSeconds);
+        Instant wholeSecond = deadline.truncatedTo(ChronoUnit.SECONDS);
+        return wholeSecond.equals(deadline) ? deadline : wholeSecond.plusSeconds(1);
     }
 
     private record Receiver(String address, Optional<WalletId> wallet) {

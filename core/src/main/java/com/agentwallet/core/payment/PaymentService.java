@@ -39,6 +39,9 @@ import static java.util.Objects.requireNonNull;
  * idempotency key); a booked payment goes to the ledger; and the ledger's outcome is applied.
  */
 public final class PaymentService {
+    private static final Rejection PAYS_ITSELF = new Rejection.InvalidInput("to",
+            "A wallet cannot pay its own address");
+
     private final Storage storage;
     private final LedgerPort ledger;
     private final Spending spending;
@@ -125,6 +128,9 @@ public final class PaymentService {
         if (wallet.isEmpty()) {
             return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
         }
+        if (paysItself(wallet.get(), command)) {
+            return Result.refused(PAYS_ITSELF);
+        }
         Optional<Result<IdempotencyRecord>> firstUse = idempotency.firstUse(stores, command);
         if (firstUse.isPresent()) {
             return firstUse.get().flatMap(record -> replay(stores, record));
@@ -153,6 +159,15 @@ public final class PaymentService {
         });
     }
 
+    /**
+     * Whether the payment's recipient is its own wallet's address. The program refuses such a
+     * transfer (the wallet's token account would be both source and destination), and it would move
+     * nothing, so the request is refused as invalid before it is recorded or counted.
+     */
+    private static boolean paysItself(Wallet wallet, PayCommand command) {
+        return command.to().equals(wallet.address().base58());
+    }
+
     /** The payment an earlier request with the same key made; a blocked one is refused again. */
     private static Result<Booked> replay(Stores stores, IdempotencyRecord record) {
         Transaction first = stores.transactions().find(record.orgId(), record.txId()).orElseThrow();
@@ -164,6 +179,7 @@ public final class PaymentService {
     public Result<Decision> decide(PayCommand command) {
         return storage.inTransaction(stores -> Result.found(
                         stores.wallets().find(command.orgId(), command.walletId()), "wallet", command.walletId())
+                .flatMap(wallet -> paysItself(wallet, command) ? Result.refused(PAYS_ITSELF) : Result.ok(wallet))
                 .flatMap(wallet -> spending.evaluate(stores, wallet, command.session(), command.amount(),
                         command.to(), command.kind(), clock.instant()))
                 .map(Spending.Attempt::decision));

@@ -501,6 +501,17 @@ class EscrowServiceTest {
     @Nested
     class Timeouts {
         @Test
+        void aDeadlineWithinASecondIsTheNextWholeSecondAsOnChain() {
+            FundedWallet sender = senderUnder(rules(), "1000");
+            core.clock.advance(Duration.ofMillis(250));
+            Instant now = core.clock.instant();
+
+            Escrow escrow = lock(sender, receiver.wallet().id().value(), "10").value();
+
+            assertThat(escrow.timeoutAt()).isEqualTo(now.plusSeconds(TIMEOUT_SECONDS).plusMillis(750));
+        }
+
+        @Test
         void aLockedEscrowIsRefundedAtItsTimeoutNotBeforeAndLeavesTheDayCap() {
             FundedWallet sender = senderUnder(rules().maxPerDay("300"), "1000");
             Escrow escrow = lock(sender, receiver.wallet().id().value(), "300").value();

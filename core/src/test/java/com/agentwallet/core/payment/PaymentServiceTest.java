@@ -245,6 +245,27 @@ class PaymentServiceTest {
         }
 
         @Test
+        void aPaymentToItsOwnWalletsAddressIsInvalidAndNothingIsRecordedOrMoved() {
+            FundedWallet wallet = walletUnder(rules(), "100");
+            PaymentRequest request = paymentFrom(wallet).to(wallet.wallet().address().base58()).amount("1")
+                    .idempotencyKey("key-self");
+            int mark = outbox.mark();
+
+            Result<PaymentResult> result = core.payments.pay(request.build());
+            Result<Decision> dryRun = core.payments.decide(request.build());
+
+            assertThat(result.rejection()).isEqualTo(new Rejection.InvalidInput("to", "A wallet cannot pay its own address"));
+            assertThat(dryRun.rejection()).isEqualTo(result.rejection());
+            assertThat(transactionsOf(wallet)).noneMatch(tx -> tx.type() == TransactionType.PAYMENT);
+            assertThat(outbox.since(mark)).isEmpty();
+            assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("100"));
+            assertThat(core.ledger.executed()).noneMatch(instruction -> instruction instanceof LedgerInstruction.Pay);
+            assertThat(core.payments.pay(request.to(PAYEE).build()).value().transaction().status())
+                    .as("the refusal did not use the idempotency key")
+                    .isEqualTo(TransactionStatus.CONFIRMED);
+        }
+
+        @Test
         void aPaymentOverTheBalanceIsRefusedAsInsufficientFundsAndNotRecorded() {
             FundedWallet wallet = walletUnder(rules(), "50");
 
