@@ -1,6 +1,6 @@
 /*
  * Account layouts (version 1), instruction tags and error codes of the agent-wallet program.
- * docs/PROGRAM.md is the reference; the offsets here are checked at compile time.
+ * layout.json is the reference; test/layout.test.mjs checks every size, offset, tag and kind here against it.
  */
 #ifndef AGENT_WALLET_LAYOUT_H
 #define AGENT_WALLET_LAYOUT_H

@@ -1,10 +1,11 @@
 // Holds the three hand-written copies of the byte layouts to layout.json: the C structs and constants
 // (compiled against generated static asserts), the JS test encoders (program.mjs) against the sample
 // corpus, and the accounts the built program writes, decoded by the description. The Java adapter's
-// copy is checked by adapters-ledger-solana's ProgramLayoutTest against the same two files.
+// copy is checked by adapters-ledger-solana's ProgramLayoutTest against the same two files; the
+// layout tables of docs/PROGRAM.md are checked here too.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { GENESIS, Keypair, USDC, World, addressOf, bytesOf, sha256 } from './harness.mjs';
@@ -94,6 +95,47 @@ test('C: layout.h and agent_wallet.c agree with the description (clang static as
   ], { encoding: 'utf8' });
   assert.equal(result.error, undefined, `clang: ${result.error}`);
   assert.equal(result.status, 0, result.stderr);
+});
+
+// ------------------------------------------------------------ docs/PROGRAM.md
+
+const DOC = readFileSync(join(ROOT, '..', '..', 'docs', 'PROGRAM.md'), 'utf8');
+const section = (title) => DOC.split(/^## /m).find((part) => part.startsWith(title)) ?? assert.fail(`no section ${title}`);
+/** The size a documented type gives: u8..i64, or [N] / [N][M] byte arrays. */
+const docSize = (type) => (type.startsWith('[') ? [...type.matchAll(/\[(\d+)\]/g)].reduce((n, m) => n * Number(m[1]), 1)
+  : LAYOUT.types[type]);
+
+describe('docs/PROGRAM.md tables agree with the description', () => {
+  const accounts = section('Accounts');
+  test('the header paragraph', () => {
+    const [, size, text] = /starts with an (\d+)-byte header: (.*?)\n\n/s.exec(accounts) ?? assert.fail('no header paragraph');
+    const header = text.replace(/\s+/g, ' ');
+    const fields = [...header.matchAll(/`(\w+)` (u8)/g)].map((m) => m[1]);
+    assert.deepEqual(fields, LAYOUT.header.fields.filter((f) => f.type === 'u8').map((f) => f.name));
+    assert.equal(Number(size), LAYOUT.header.size);
+    const kinds = /\(((?:\d \w+, )+\d \w+)\)/.exec(header)[1].split(', ').map((k) => k.split(' '));
+    assert.deepEqual(kinds, LAYOUT.accounts.map((a) => [String(a.kind), a.name]));
+  });
+  for (const account of LAYOUT.accounts) {
+    test(`account ${account.name}: size, offsets, names and types`, () => {
+      const title = account.name[0].toUpperCase() + account.name.slice(1);
+      const part = accounts.split(/^\*\*/m).find((p) => p.startsWith(`${title}**`)) ?? assert.fail(`no ${title}`);
+      assert.match(part, new RegExp(`, ${account.size} bytes\\.`));
+      const rows = [...part.matchAll(/^\| (\d+) \| `(\w+)`(?: (u8|u16|u32|u64|i64|(?:\[\d+\])+))?/gm)];
+      assert.deepEqual(rows.map((m) => [Number(m[1]), m[2]]), account.fields.map((f) => [f.offset, f.name]));
+      for (const [, , name, type] of rows) {
+        if (type) assert.equal(docSize(type), sizeOf(account.fields.find((f) => f.name === name).type), name);
+      }
+    });
+  }
+  test('instructions: tags and data fields in order', () => {
+    const rows = [...section('Instructions').matchAll(/^\| (\d+) \| [^|]+ \| [^|]+ \| ([^|]+) \|$/gm)];
+    assert.deepEqual(rows.map((m) => Number(m[1])), LAYOUT.instructions.map((ix) => ix.discriminator));
+    rows.forEach((m, i) => {
+      const ix = LAYOUT.instructions[i];
+      assert.deepEqual([...m[2].matchAll(/`(\w+)`/g)].map((f) => f[1]), ix.fields.map((f) => f.name), ix.name);
+    });
+  });
 });
 
 // ------------------------------------------------------------ the JS encoders
