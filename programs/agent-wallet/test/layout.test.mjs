@@ -77,10 +77,11 @@ function staticAsserts() {
     check(`LAYOUT_VERSION == ${account.version}`);
     fields(struct, account.fields);
   }
-  for (const ix of LAYOUT.instructions) check(`IX_${upper(ix.name)} == ${ix.discriminator}`);
-  // The two instruction lengths agent_wallet.c names; the others are checked through the program tests.
-  check(`POLICY_DATA_FIXED == ${LAYOUT.instructions.find((ix) => ix.name === 'write_policy').size}`);
-  check(`ESCROW_LOCK_DATA == ${LAYOUT.instructions.find((ix) => ix.name === 'escrow_lock').size}`);
+  for (const ix of LAYOUT.instructions) {
+    check(`IX_${upper(ix.name)} == ${ix.discriminator}`);
+    check(`DATA_${upper(ix.name)}_SIZE == ${ix.size}`);
+    for (const field of ix.fields) check(`DATA_${upper(ix.name)}_${upper(field.name)} == ${field.offset}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
