@@ -384,12 +384,13 @@ static u64 pay_out_of_wallet(const SolAccountInfo *wallet, const SolAccountInfo 
 /* 0. accounts: authority (s,w), treasury (w), treasury token, mint, system program.
  *    data: bump, token bump, org_hash[32]. */
 static NOINLINE u64 init_treasury(const Input *in) {
-    if (in->count != 5 || in->data_len != 35) {
+    if (in->count != 5 || in->data_len != DATA_INIT_TREASURY_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "init_treasury: 5 accounts, 35 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *token = &in->accounts[2],
                          *mint = &in->accounts[3], *system = &in->accounts[4];
-    const u8 *bump = in->data + 1, *token_bump = in->data + 2, *org_hash = in->data + 3;
+    const u8 *bump = in->data + DATA_INIT_TREASURY_BUMP, *token_bump = in->data + DATA_INIT_TREASURY_TOKEN_BUMP,
+             *org_hash = in->data + DATA_INIT_TREASURY_ORG_HASH;
     if (!authority->is_signer || !authority->is_writable || !treasury->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "init_treasury: signer, writable or system program wrong");
     }
@@ -430,13 +431,14 @@ static NOINLINE u64 init_treasury(const Input *in) {
 /* 1. accounts: authority (s,w), treasury, wallet (w), wallet token, policy, mint, system program.
  *    data: bump, token bump, agent_hash[32]. */
 static NOINLINE u64 create_wallet(const Input *in) {
-    if (in->count != 7 || in->data_len != 35) {
+    if (in->count != 7 || in->data_len != DATA_CREATE_WALLET_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "create_wallet: 7 accounts, 35 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2],
                          *token = &in->accounts[3], *policy = &in->accounts[4], *mint = &in->accounts[5],
                          *system = &in->accounts[6];
-    const u8 *bump = in->data + 1, *token_bump = in->data + 2, *agent_hash = in->data + 3;
+    const u8 *bump = in->data + DATA_CREATE_WALLET_BUMP, *token_bump = in->data + DATA_CREATE_WALLET_TOKEN_BUMP,
+             *agent_hash = in->data + DATA_CREATE_WALLET_AGENT_HASH;
     TRY(check_authority(authority, treasury, in->program_id));
     const Treasury *t = (const Treasury *)treasury->data;
     if (!authority->is_writable || !wallet->is_writable || !is_key(system, SYSTEM_PROGRAM_ID) ||
@@ -473,7 +475,7 @@ static NOINLINE u64 create_wallet(const Input *in) {
 
 /* 2. accounts: authority (s), treasury, wallet (w). data: session_key[32], expires_at i64. */
 static NOINLINE u64 set_session_key(const Input *in) {
-    if (in->count != 3 || in->data_len != 41) {
+    if (in->count != 3 || in->data_len != DATA_SET_SESSION_KEY_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "set_session_key: 3 accounts, 41 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2];
@@ -483,12 +485,10 @@ static NOINLINE u64 set_session_key(const Input *in) {
     if (w->header.status == WALLET_ARCHIVED) {
         FAIL(ERR_WALLET_NOT_ACTIVE, "the wallet is archived");
     }
-    copy32(w->session_key.x, in->data + 1);
-    w->session_expires_at = (i64)read_u64(in->data + 33);
+    copy32(w->session_key.x, in->data + DATA_SET_SESSION_KEY_SESSION_KEY);
+    w->session_expires_at = (i64)read_u64(in->data + DATA_SET_SESSION_KEY_EXPIRES_AT);
     return 0;
 }
-
-#define POLICY_DATA_FIXED 126
 
 /* Writes entries [start, start + n) of the policy's lists and updates its completeness. */
 static void write_entries(Policy *p, u64 start, u64 n, const u8 *entries) {
@@ -502,25 +502,26 @@ static void write_entries(Policy *p, u64 start, u64 n, const u8 *entries) {
  *    max_per_month u64, expiry i64, co_sign_threshold u64, co_signer[32], allowed_count u8, blocked_count u8,
  *    n u8, then n entries of 32 bytes (the first of allowed ++ blocked). */
 static NOINLINE u64 write_policy(const Input *in) {
-    if (in->count != 4 || in->data_len < POLICY_DATA_FIXED) {
+    if (in->count != 4 || in->data_len < DATA_WRITE_POLICY_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy: 4 accounts, at least 126 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *policy = &in->accounts[2],
                          *system = &in->accounts[3];
     const u8 *d = in->data;
-    const u8 *bump = d + 1, *policy_hash = d + 2;
-    u64 version = read_u64(d + 34);
-    u32 flags = read_u32(d + 42);
-    const u8 *co_signer = d + 90;
-    u64 allowed = d[122], blocked = d[123], n = d[124];
+    const u8 *bump = d + DATA_WRITE_POLICY_BUMP, *policy_hash = d + DATA_WRITE_POLICY_POLICY_HASH;
+    u64 version = read_u64(d + DATA_WRITE_POLICY_VERSION);
+    u32 flags = read_u32(d + DATA_WRITE_POLICY_FLAGS);
+    const u8 *co_signer = d + DATA_WRITE_POLICY_CO_SIGNER;
+    u64 allowed = d[DATA_WRITE_POLICY_ALLOWED_COUNT], blocked = d[DATA_WRITE_POLICY_BLOCKED_COUNT],
+        n = d[DATA_WRITE_POLICY_ENTRIES_IN_DATA];
     TRY(check_authority(authority, treasury, in->program_id));
     const Treasury *t = (const Treasury *)treasury->data;
     if (!authority->is_writable || !policy->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "write_policy: writable or system program wrong");
     }
-    if (in->data_len != POLICY_DATA_FIXED + n * 32 || (flags & ~POLICY_FLAGS_KNOWN) != 0 ||
+    if (in->data_len != DATA_WRITE_POLICY_SIZE + n * 32 || (flags & ~POLICY_FLAGS_KNOWN) != 0 ||
         allowed > MAX_ALLOWED_RECIPIENTS || blocked > MAX_BLOCKED_RECIPIENTS || n > allowed + blocked ||
-        ((flags & POLICY_CO_SIGN) && bytes32_zero(co_signer)) || d[125] != 0) {
+        ((flags & POLICY_CO_SIGN) && bytes32_zero(co_signer)) || d[DATA_WRITE_POLICY_RESERVED] != 0) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy: malformed policy");
     }
     SolSignerSeed seeds[4];
@@ -546,22 +547,22 @@ static NOINLINE u64 write_policy(const Input *in) {
     }
     p->policy_version = version;
     p->flags = flags;
-    p->velocity_cap = read_u32(d + 46);
-    p->max_per_tx = read_u64(d + 50);
-    p->max_per_day = read_u64(d + 58);
-    p->max_per_month = read_u64(d + 66);
-    p->expiry = (i64)read_u64(d + 74);
-    p->co_sign_threshold = read_u64(d + 82);
+    p->velocity_cap = read_u32(d + DATA_WRITE_POLICY_VELOCITY_CAP);
+    p->max_per_tx = read_u64(d + DATA_WRITE_POLICY_MAX_PER_TX);
+    p->max_per_day = read_u64(d + DATA_WRITE_POLICY_MAX_PER_DAY);
+    p->max_per_month = read_u64(d + DATA_WRITE_POLICY_MAX_PER_MONTH);
+    p->expiry = (i64)read_u64(d + DATA_WRITE_POLICY_EXPIRY);
+    p->co_sign_threshold = read_u64(d + DATA_WRITE_POLICY_CO_SIGN_THRESHOLD);
     copy32(p->co_signer.x, co_signer);
     p->allowed_count = (u8)allowed;
     p->blocked_count = (u8)blocked;
-    write_entries(p, 0, n, d + POLICY_DATA_FIXED);
+    write_entries(p, 0, n, d + DATA_WRITE_POLICY_ENTRIES);
     return 0;
 }
 
 /* 4. accounts: authority (s), treasury, policy (w). data: version u64, start u8, n u8, n entries. */
 static NOINLINE u64 write_policy_entries(const Input *in) {
-    if (in->count != 3 || in->data_len < 11) {
+    if (in->count != 3 || in->data_len < DATA_WRITE_POLICY_ENTRIES_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy_entries: 3 accounts, at least 11 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *policy = &in->accounts[2];
@@ -576,26 +577,28 @@ static NOINLINE u64 write_policy_entries(const Input *in) {
     if (!policy->is_writable || !bytes32_eq(p->org_hash, t->org_hash) || !derives(seeds, 4, in->program_id, policy->key)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
     }
-    u64 version = read_u64(in->data + 1), start = in->data[9], n = in->data[10];
+    u64 version = read_u64(in->data + DATA_WRITE_POLICY_ENTRIES_VERSION);
+    u64 start = in->data[DATA_WRITE_POLICY_ENTRIES_START], n = in->data[DATA_WRITE_POLICY_ENTRIES_COUNT];
     if (version < p->policy_version) {
         return 0;
     }
-    if (version != p->policy_version || start != p->entries_written || in->data_len != 11 + n * 32 ||
+    if (version != p->policy_version || start != p->entries_written ||
+        in->data_len != DATA_WRITE_POLICY_ENTRIES_SIZE + n * 32 ||
         start + n > (u64)p->allowed_count + p->blocked_count) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy_entries: not the next entries of this version");
     }
-    write_entries(p, start, n, in->data + 11);
+    write_entries(p, start, n, in->data + DATA_WRITE_POLICY_ENTRIES_ENTRIES);
     return 0;
 }
 
 /* 5. accounts: authority (s), treasury, wallet (w), policy. data: status u8 (0 active, 1 frozen, 2 archived). */
 static NOINLINE u64 update_wallet(const Input *in) {
-    if (in->count != 4 || in->data_len != 2) {
+    if (in->count != 4 || in->data_len != DATA_UPDATE_WALLET_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "update_wallet: 4 accounts, 2 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2],
                          *policy = &in->accounts[3];
-    u8 status = in->data[1];
+    u8 status = in->data[DATA_UPDATE_WALLET_STATUS];
     TRY(check_authority(authority, treasury, in->program_id));
     TRY(check_wallet(wallet, treasury, in->program_id, true));
     Wallet *w = (Wallet *)wallet->data;
@@ -617,13 +620,13 @@ static NOINLINE u64 update_wallet(const Input *in) {
 /* 6 and 7. accounts: authority (s), treasury, treasury token (w), wallet, wallet token (w), mint, token program.
  *    data: amount u64. */
 static NOINLINE u64 fund_or_withdraw(const Input *in, bool fund) {
-    if (in->count != 7 || in->data_len != 9) {
+    if (in->count != 7 || in->data_len != DATA_FUND_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "fund/withdraw: 7 accounts, 9 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1],
                          *treasury_token = &in->accounts[2], *wallet = &in->accounts[3],
                          *wallet_token = &in->accounts[4], *mint = &in->accounts[5], *program = &in->accounts[6];
-    u64 amount = read_u64(in->data + 1);
+    u64 amount = read_u64(in->data + DATA_FUND_AMOUNT);
     TRY(check_authority(authority, treasury, in->program_id));
     const Treasury *t = (const Treasury *)treasury->data;
     TRY(check_token_program(program));
@@ -656,13 +659,13 @@ static NOINLINE u64 fund_or_withdraw(const Input *in, bool fund) {
 /* 8. accounts: session key (s), wallet (w), wallet token (w), policy, recipient token (w), mint, token program,
  *    [co-signer (s)]. data: amount u64. */
 static NOINLINE u64 pay(const Input *in) {
-    if ((in->count != 7 && in->count != 8) || in->data_len != 9) {
+    if ((in->count != 7 && in->count != 8) || in->data_len != DATA_PAY_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "pay: 7 or 8 accounts, 9 bytes");
     }
     const SolAccountInfo *session = &in->accounts[0], *wallet = &in->accounts[1], *token = &in->accounts[2],
                          *policy = &in->accounts[3], *recipient = &in->accounts[4], *mint = &in->accounts[5],
                          *program = &in->accounts[6];
-    u64 amount = read_u64(in->data + 1);
+    u64 amount = read_u64(in->data + DATA_PAY_AMOUNT);
     TRY(check_wallet(wallet, NULL, in->program_id, true));
     Wallet *w = (Wallet *)wallet->data;
     TRY(check_wallet_token(w, token, mint));
@@ -689,14 +692,12 @@ static NOINLINE u64 pay(const Input *in) {
     return 0;
 }
 
-#define ESCROW_LOCK_DATA 116
-
 /* 9. accounts: session key (s), payer (s,w), wallet (w), wallet token (w), policy, escrow (w), vault (w), mint,
  *    token program, system program.
  *    data: escrow bump, vault bump, escrow_hash[32], receiver[32], amount u64, deadline i64, has_proof u8,
  *    expected_proof[32]. */
 static NOINLINE u64 escrow_lock(const Input *in) {
-    if (in->count != 10 || in->data_len != ESCROW_LOCK_DATA) {
+    if (in->count != 10 || in->data_len != DATA_ESCROW_LOCK_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_lock: 10 accounts, 116 bytes");
     }
     const SolAccountInfo *session = &in->accounts[0], *payer = &in->accounts[1], *wallet = &in->accounts[2],
@@ -704,11 +705,12 @@ static NOINLINE u64 escrow_lock(const Input *in) {
                          *vault = &in->accounts[6], *mint = &in->accounts[7], *program = &in->accounts[8],
                          *system = &in->accounts[9];
     const u8 *d = in->data;
-    const u8 *bump = d + 1, *vault_bump = d + 2, *escrow_hash = d + 3;
-    const SolPubkey *receiver = (const SolPubkey *)(d + 35);
-    u64 amount = read_u64(d + 67);
-    i64 deadline = (i64)read_u64(d + 75);
-    u8 has_proof = d[83];
+    const u8 *bump = d + DATA_ESCROW_LOCK_BUMP, *vault_bump = d + DATA_ESCROW_LOCK_VAULT_BUMP,
+             *escrow_hash = d + DATA_ESCROW_LOCK_ESCROW_HASH;
+    const SolPubkey *receiver = (const SolPubkey *)(d + DATA_ESCROW_LOCK_RECEIVER);
+    u64 amount = read_u64(d + DATA_ESCROW_LOCK_AMOUNT);
+    i64 deadline = (i64)read_u64(d + DATA_ESCROW_LOCK_DEADLINE);
+    u8 has_proof = d[DATA_ESCROW_LOCK_HAS_EXPECTED_PROOF];
     if (has_proof > 1) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_lock: has_proof is 0 or 1");
     }
@@ -759,7 +761,7 @@ static NOINLINE u64 escrow_lock(const Input *in) {
     e->locked_at = now;
     e->deadline = deadline;
     e->has_expected_proof = has_proof;
-    copy32(e->expected_proof, d + 84);
+    copy32(e->expected_proof, d + DATA_ESCROW_LOCK_EXPECTED_PROOF);
     return 0;
 }
 
@@ -828,7 +830,7 @@ static void refund_spend(const Escrow *e, const SolAccountInfo *wallet) {
 /* 10. accounts: authority (s), treasury, escrow (w), vault (w), receiver token (w), mint, token program.
  *     data: proof[32]. */
 static NOINLINE u64 escrow_release(const Input *in) {
-    if (in->count != 7 || in->data_len != 33) {
+    if (in->count != 7 || in->data_len != DATA_ESCROW_RELEASE_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_release: 7 accounts, 33 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *escrow = &in->accounts[2],
@@ -848,7 +850,7 @@ static NOINLINE u64 escrow_release(const Input *in) {
     if (now_seconds() >= e->deadline) {
         FAIL(ERR_ESCROW_EXPIRED, "the escrow timed out: only its refund is left");
     }
-    if (e->has_expected_proof && !bytes32_eq(e->expected_proof, in->data + 1)) {
+    if (e->has_expected_proof && !bytes32_eq(e->expected_proof, in->data + DATA_ESCROW_RELEASE_PROOF)) {
         FAIL(ERR_PROOF_MISMATCH, "the proof differs from the expected proof");
     }
     return settle(escrow, vault, mint, destination, ESCROW_RELEASED);
@@ -856,7 +858,7 @@ static NOINLINE u64 escrow_release(const Input *in) {
 
 /* 11. accounts: authority (s), treasury, escrow (w). */
 static NOINLINE u64 escrow_dispute(const Input *in) {
-    if (in->count != 3 || in->data_len != 1) {
+    if (in->count != 3 || in->data_len != DATA_ESCROW_DISPUTE_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_dispute: 3 accounts, 1 byte");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *escrow = &in->accounts[2];
@@ -876,13 +878,13 @@ static NOINLINE u64 escrow_dispute(const Input *in) {
 /* 12. accounts: authority (s), treasury, escrow (w), vault (w), destination token (w), wallet (w), mint,
  *     token program. data: outcome u8 (0 release to the receiver, 1 refund to the wallet). */
 static NOINLINE u64 escrow_resolve(const Input *in) {
-    if (in->count != 8 || in->data_len != 2) {
+    if (in->count != 8 || in->data_len != DATA_ESCROW_RESOLVE_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_resolve: 8 accounts, 2 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *escrow = &in->accounts[2],
                          *vault = &in->accounts[3], *destination = &in->accounts[4], *wallet = &in->accounts[5],
                          *mint = &in->accounts[6], *program = &in->accounts[7];
-    u8 outcome = in->data[1];
+    u8 outcome = in->data[DATA_ESCROW_RESOLVE_OUTCOME];
     if (outcome > 1) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_resolve: outcome is 0 (release) or 1 (refund)");
     }
@@ -911,7 +913,7 @@ static NOINLINE u64 escrow_resolve(const Input *in) {
 
 /* 13. accounts: escrow (w), vault (w), wallet (w), wallet token (w), mint, token program. Anyone may send it. */
 static NOINLINE u64 escrow_refund(const Input *in) {
-    if (in->count != 6 || in->data_len != 1) {
+    if (in->count != 6 || in->data_len != DATA_ESCROW_REFUND_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_refund: 6 accounts, 1 byte");
     }
     const SolAccountInfo *escrow = &in->accounts[0], *vault = &in->accounts[1], *wallet = &in->accounts[2],

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { E, GENESIS, Keypair, USDC, World, addressOf, ata, sha256, walletPda } from './harness.mjs';
+import { decodeAccount } from './layout.mjs';
 import { Org, ix } from './program.mjs';
 
 const units = new Map();
@@ -45,9 +46,7 @@ describe('success paths', () => {
     assert.equal(wallet.address, expected.address);
     const account = world.account(wallet.address);
     assert.equal(account.programAddress, 'AgentWa11etProgram1111111111111111111111111');
-    assert.equal(account.data.length, 3184);
-    assert.equal(account.data[0], 2); // kind wallet
-    assert.equal(account.data[1], 1); // layout version
+    decodeAccount('wallet', account.data); // size, kind and layout version of layout.json
     const token = Buffer.from(world.account(wallet.token).data);
     assert.equal(addressOf(token.subarray(32, 64)), wallet.address);
     assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
@@ -368,7 +367,7 @@ describe('escrow', () => {
     org.dispute(disputed).expectOk();
     assert.equal(world.tokenBalance(bobToken), 10n * USDC);
 
-    const status = (escrow) => world.account(escrow.address).data[3];
+    const status = (escrow) => decodeAccount('escrow', world.account(escrow.address).data).header.status;
     for (const at of [deadline, deadline + 3600n]) {
       world.setTime(at);
       org.release(late, bobToken, proof).expectError(E.ESCROW_EXPIRED);

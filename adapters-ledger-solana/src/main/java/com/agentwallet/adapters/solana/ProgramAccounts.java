@@ -7,15 +7,18 @@ import org.p2p.solanaj.core.PublicKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
-/** Where the adapter reads the wallet program's accounts (docs/PROGRAM.md, layout version 1). */
+/**
+ * Where the adapter reads the wallet program's accounts: programs/agent-wallet/layout.json, layout
+ * version 1 (ProgramLayoutTest holds these offsets to it).
+ */
 final class ProgramAccounts {
     static final int WALLET_ORG_HASH = 8;
     static final int WALLET_TREASURY = 72;
     static final int WALLET_POLICY = 104;
-    private static final int KIND_POLICY = 3;
-    private static final int POLICY_FLAGS = 80;
-    private static final int POLICY_CO_SIGNER = 128;
-    private static final int FLAG_CO_SIGN = 32;
+    static final int KIND_POLICY = 3;
+    static final int POLICY_FLAGS = 80;
+    static final int POLICY_CO_SIGNER = 128;
+    static final int FLAG_CO_SIGN = 32;
 
     private ProgramAccounts() {
     }

@@ -19,7 +19,10 @@ import static com.agentwallet.adapters.solana.Instructions.signer;
 import static com.agentwallet.adapters.solana.Instructions.signerWritable;
 import static com.agentwallet.adapters.solana.Instructions.writable;
 
-/** The wallet program's instructions, byte for byte as docs/PROGRAM.md lays them out. */
+/**
+ * The wallet program's instructions, byte for byte as programs/agent-wallet/layout.json lays them out
+ * (ProgramLayoutTest holds them to its sample corpus).
+ */
 final class ProgramInstructions {
     private static final int FLAG_MAX_PER_TX = 1;
     private static final int FLAG_MAX_PER_DAY = 2;
