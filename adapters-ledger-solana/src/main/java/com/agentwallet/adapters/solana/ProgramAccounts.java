@@ -12,6 +12,10 @@ import java.util.Optional;
  * version 1 (ProgramLayoutTest holds these offsets to it).
  */
 final class ProgramAccounts {
+    static final int KIND_TREASURY = 1;
+    static final int TREASURY_AUTHORITY = 40;
+    static final int TREASURY_MINT = 72;
+    static final int TREASURY_SIZE = 136;
     static final int WALLET_ORG_HASH = 8;
     static final int WALLET_TREASURY = 72;
     static final int WALLET_POLICY = 104;
@@ -25,6 +29,25 @@ final class ProgramAccounts {
 
     static boolean isPolicy(byte[] data) {
         return data.length > POLICY_CO_SIGNER + 32 && data[0] == KIND_POLICY;
+    }
+
+    /**
+     * What makes a treasury account not one that {@code authority} holds for {@code mint}: another
+     * kind or size of account, another authority, or another mint. Empty when it is theirs.
+     */
+    static Optional<String> foreignTreasury(byte[] data, PublicKey authority, PublicKey mint) {
+        if (data.length != TREASURY_SIZE || data[0] != KIND_TREASURY) {
+            return Optional.of("is not a treasury");
+        }
+        PublicKey holder = new PublicKey(Bytes.slice(data, TREASURY_AUTHORITY, 32));
+        if (!holder.equals(authority)) {
+            return Optional.of("answers to " + holder.toBase58() + ", not to this service's " + authority.toBase58());
+        }
+        PublicKey held = new PublicKey(Bytes.slice(data, TREASURY_MINT, 32));
+        if (!held.equals(mint)) {
+            return Optional.of("holds mint " + held.toBase58() + ", not the configured " + mint.toBase58());
+        }
+        return Optional.empty();
     }
 
     /** The policy's co-signer, when it asks for one. */

@@ -73,6 +73,8 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     private final Duration timeout;
     private final Duration pollInterval;
     private final Object[] locks = new Object[LOCK_STRIPES];
+    private static final System.Logger LOG = System.getLogger(SolanaLedger.class.getName());
+
     private final Set<String> treasuries = ConcurrentHashMap.newKeySet();
 
     SolanaLedger(SolanaRpc rpc, Commitment commitment, LedgerAddress programId, PublicKey mint, Keys keys,
@@ -408,6 +410,12 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return refuse(ProgramError.INVALID_ARGUMENT, "a deposit must be more than zero");
         }
         byte[] orgHash = hash(deposit.orgId().value());
+        Optional<String> foreign = foreignTreasury(orgHash);
+        if (foreign.isPresent()) {
+            LOG.log(System.Logger.Level.ERROR, "ALERT: no deposit sent to the treasury of organisation {0}: {1}",
+                    deposit.orgId().value(), foreign.get());
+            return refuse(ProgramError.ACCOUNT_MISMATCH, foreign.get());
+        }
         List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash));
         instructions.add(Instructions.transferChecked(token(address(keys.feePayer())), addresses.mint(),
                 token(addresses.treasury(orgHash).address()), keys.feePayer(), deposit.amount().micros()));
@@ -645,6 +653,28 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                 .map(data -> new WalletAccount(Bytes.slice(data, ProgramAccounts.WALLET_ORG_HASH, 32),
                         new PublicKey(Bytes.slice(data, ProgramAccounts.WALLET_TREASURY, 32)),
                         new PublicKey(Bytes.slice(data, ProgramAccounts.WALLET_POLICY, 32))));
+    }
+
+    /**
+     * Why the treasury account at the organisation's address is not this service's, when it is not:
+     * its seed is public once any transaction names it, so anyone may have initialised it first, with
+     * their own authority or another mint, and would then receive every deposit sent to it. Empty
+     * when the account is ours or not yet made (the deposit's transaction makes it).
+     */
+    private Optional<String> foreignTreasury(byte[] orgHash) throws RpcException {
+        LedgerAddress treasury = addresses.treasury(orgHash).address();
+        if (treasuries.contains(treasury.base58())) {
+            return Optional.empty();
+        }
+        Optional<byte[]> data = rpc.accountData(key(treasury));
+        if (data.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> foreign = ProgramAccounts.foreignTreasury(data.get(), keys.feePayer(), addresses.mint());
+        if (foreign.isEmpty()) {
+            treasuries.add(treasury.base58());
+        }
+        return foreign.map(why -> "the treasury account " + treasury.base58() + " " + why);
     }
 
     /** The organisation's treasury and its token account, opened in the same transaction if they are not yet. */

@@ -125,6 +125,10 @@ class ProgramLayoutTest {
         assertThat(ProgramAccounts.POLICY_FLAGS).isEqualTo(offset("policy", "flags"));
         assertThat(ProgramAccounts.POLICY_CO_SIGNER).isEqualTo(offset("policy", "co_signer"));
         assertThat(ProgramAccounts.KIND_POLICY).isEqualTo(account("policy").get("kind").asInt());
+        assertThat(ProgramAccounts.TREASURY_AUTHORITY).isEqualTo(offset("treasury", "authority"));
+        assertThat(ProgramAccounts.TREASURY_MINT).isEqualTo(offset("treasury", "mint"));
+        assertThat(ProgramAccounts.TREASURY_SIZE).isEqualTo(account("treasury").get("size").asInt());
+        assertThat(ProgramAccounts.KIND_TREASURY).isEqualTo(account("treasury").get("kind").asInt());
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.LedgerPort;
@@ -179,6 +180,30 @@ class SolanaLedgerTest {
         assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=10}]}");
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void noDepositGoesToATreasuryAStrangerInitialisedFirst() throws Exception {
+        OrgId org = ids.org();
+        byte[] orgHash = SolanaAddresses.hash(org.value());
+        Account stranger = new Account();
+        localnet.call("requestAirdrop", "[\"" + stranger.getPublicKeyBase58() + "\", 1000000000]");
+        SolanaAddresses addresses = new SolanaAddresses(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID),
+                new PublicKey(SolanaLedgerFactory.USDC_MINTS.get("localnet")));
+        ProgramInstructions program = new ProgramInstructions(addresses.program(), addresses.mint());
+        ProgramAddress treasury = addresses.treasury(orgHash);
+        ProgramAddress token = addresses.tokenAccount(treasury.address());
+        SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
+        LegacyMessage message = LegacyMessage.compile(stranger.getPublicKey(), List.of(
+                Instructions.createTokenAccountIdempotent(stranger.getPublicKey(), SolanaAddresses.key(token.address()),
+                        SolanaAddresses.key(treasury.address()), addresses.mint()),
+                program.initTreasury(stranger.getPublicKey(), SolanaAddresses.key(treasury.address()), treasury.bump(),
+                        SolanaAddresses.key(token.address()), token.bump(), orgHash)), rpc.latestBlockhash().hash());
+        String signature = rpc.send(message.transaction(List.of(Keys.sign(stranger, message.bytes()))));
+        assertThat(rpc.statuses(List.of(signature)).get(0).orElseThrow().err()).as("the stranger's init").isNull();
+
+        refused(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")), "account_mismatch");
+        assertThat(ledger.balance(new LedgerAccount.Treasury(org))).as("the stranger's treasury").isEqualTo(Usdc.ZERO);
     }
 
     // ------------------------------------------------------------------ helpers
