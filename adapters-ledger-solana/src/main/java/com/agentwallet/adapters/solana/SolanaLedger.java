@@ -410,13 +410,13 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return refuse(ProgramError.INVALID_ARGUMENT, "a deposit must be more than zero");
         }
         byte[] orgHash = hash(deposit.orgId().value());
-        Optional<String> foreign = foreignTreasury(orgHash);
-        if (foreign.isPresent()) {
+        TreasuryAccount treasury = treasuryAccount(orgHash);
+        if (treasury.foreign().isPresent()) {
             LOG.log(System.Logger.Level.ERROR, "ALERT: no deposit sent to the treasury of organisation {0}: {1}",
-                    deposit.orgId().value(), foreign.get());
-            return refuse(ProgramError.ACCOUNT_MISMATCH, foreign.get());
+                    deposit.orgId().value(), treasury.foreign().get());
+            return refuse(ProgramError.ACCOUNT_MISMATCH, treasury.foreign().get());
         }
-        List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash));
+        List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash, treasury));
         instructions.add(Instructions.transferChecked(token(address(keys.feePayer())), addresses.mint(),
                 token(addresses.treasury(orgHash).address()), keys.feePayer(), deposit.amount().micros()));
         return new Send(instructions, List.of());
@@ -656,37 +656,41 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     }
 
     /**
-     * Why the treasury account at the organisation's address is not this service's, when it is not:
-     * its seed is public once any transaction names it, so anyone may have initialised it first, with
-     * their own authority or another mint, and would then receive every deposit sent to it. Empty
-     * when the account is ours or not yet made (the deposit's transaction makes it).
+     * What is at the organisation's treasury address: nothing yet, this service's treasury, or an
+     * account that is not (why, in {@code foreign}). Its seed is public once any transaction names it,
+     * so anyone may have initialised it first, with their own authority or another mint, and would
+     * then receive every deposit sent to it. Only this service's treasuries are remembered.
      */
-    private Optional<String> foreignTreasury(byte[] orgHash) throws RpcException {
+    private TreasuryAccount treasuryAccount(byte[] orgHash) throws RpcException {
         LedgerAddress treasury = addresses.treasury(orgHash).address();
         if (treasuries.contains(treasury.base58())) {
-            return Optional.empty();
+            return new TreasuryAccount(true, Optional.empty());
         }
         Optional<byte[]> data = rpc.accountData(key(treasury));
         if (data.isEmpty()) {
-            return Optional.empty();
+            return new TreasuryAccount(false, Optional.empty());
         }
-        Optional<String> foreign = ProgramAccounts.foreignTreasury(data.get(), keys.feePayer(), addresses.mint());
+        Optional<String> foreign = ProgramAccounts.foreignTreasury(data.get(), keys.feePayer(), addresses.mint())
+                .map(why -> "the treasury account " + treasury.base58() + " " + why);
         if (foreign.isEmpty()) {
             treasuries.add(treasury.base58());
         }
-        return foreign.map(why -> "the treasury account " + treasury.base58() + " " + why);
+        return new TreasuryAccount(true, foreign);
+    }
+
+    private record TreasuryAccount(boolean exists, Optional<String> foreign) {
     }
 
     /** The organisation's treasury and its token account, opened in the same transaction if they are not yet. */
     private List<TransactionInstruction> treasuryInit(byte[] orgHash) throws RpcException {
+        return treasuryInit(orgHash, treasuryAccount(orgHash));
+    }
+
+    private List<TransactionInstruction> treasuryInit(byte[] orgHash, TreasuryAccount account) {
+        if (account.exists()) {
+            return List.of();
+        }
         ProgramAddress treasury = addresses.treasury(orgHash);
-        if (treasuries.contains(treasury.address().base58())) {
-            return List.of();
-        }
-        if (rpc.accountData(key(treasury.address())).isPresent()) {
-            treasuries.add(treasury.address().base58());
-            return List.of();
-        }
         ProgramAddress token = addresses.tokenAccount(treasury.address());
         return List.of(
                 Instructions.createTokenAccountIdempotent(keys.feePayer(), key(token.address()), key(treasury.address()),

@@ -202,6 +202,10 @@ class SolanaLedgerTest {
         String signature = rpc.send(message.transaction(List.of(Keys.sign(stranger, message.bytes()))));
         assertThat(rpc.statuses(List.of(signature)).get(0).orElseThrow().err()).as("the stranger's init").isNull();
 
+        // An instruction that only names the treasury first must not make the adapter take it for its own.
+        LedgerAddress wallet = ledger.walletAddress(org, "agent-" + run);
+        assertThat(ledger.submit(new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-" + run,
+                ids.policy()))).as("a wallet under the stranger's treasury").isInstanceOf(LedgerOutcome.Rejected.class);
         refused(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")), "account_mismatch");
         assertThat(ledger.balance(new LedgerAccount.Treasury(org))).as("the stranger's treasury").isEqualTo(Usdc.ZERO);
     }
