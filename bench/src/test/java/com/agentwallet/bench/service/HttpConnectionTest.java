@@ -21,6 +21,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -198,7 +200,7 @@ class HttpConnectionTest {
         private final List<String> requests = new CopyOnWriteArrayList<>();
         private final AtomicInteger connections = new AtomicInteger();
         private final Thread thread = new Thread(this::serve, "scripted-server");
-        private volatile boolean closedOne;
+        private final CountDownLatch closedOne = new CountDownLatch(1);
 
         ScriptedServer(Object... steps) throws IOException {
             for (Object step : steps) {
@@ -221,9 +223,7 @@ class HttpConnectionTest {
         }
 
         void awaitClosed() throws InterruptedException {
-            while (!closedOne) {
-                Thread.sleep(5);
-            }
+            assertThat(closedOne.await(10, TimeUnit.SECONDS)).as("the server closed the connection").isTrue();
         }
 
         private void serve() {
@@ -247,7 +247,7 @@ class HttpConnectionTest {
                             }
                         }
                     }
-                    closedOne = true;
+                    closedOne.countDown();
                 }
             } catch (IOException e) {
                 // the test closed the server
