@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerProcess implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofMinutes(3);
+    /** How long a process may take to exit, killed or asked to stop. */
+    private static final Duration STOP_LIMIT = Duration.ofMinutes(1);
 
     private final Process process;
     private final Path data;
@@ -117,7 +119,7 @@ final class ServerProcess implements AutoCloseable {
     /** Kills the process at once (SIGKILL) and waits until it is gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
-        if (!process.waitFor(1, TimeUnit.MINUTES)) {
+        if (!process.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
             throw new IllegalStateException("the server process survived SIGKILL; see " + log);
         }
     }
@@ -128,7 +130,7 @@ final class ServerProcess implements AutoCloseable {
      */
     void terminate() throws InterruptedException {
         process.destroy();
-        if (!process.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+        if (!process.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
             throw new IllegalStateException("the server process did not stop on SIGTERM; see " + log);
         }
     }
@@ -149,7 +151,7 @@ final class ServerProcess implements AutoCloseable {
 
     private static void stop(Process process, Path data) throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(1, TimeUnit.MINUTES);
+        process.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS);
         try {
             EmbeddedDatabase.stopOrphanedServer(data.resolve("postgres"));
         } catch (IOException e) {
