@@ -1,7 +1,9 @@
 // Deploys the built program through the upgradeable BPF loader, the way `solana program deploy`
 // does: a buffer account written in chunks, then DeployWithMaxDataLen, which creates the program's
 // data account from the buffer and makes the program executable. The payer is the upgrade
-// authority. Prints the program id on stdout; progress goes to stderr. See docs/PROGRAM.md.
+// authority, and then writes the program's configuration account (the registrar that may open
+// treasuries, and the USDC mint). Prints the program id on stdout; progress goes to stderr.
+// See docs/PROGRAM.md.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +23,10 @@ const LOADER = { INITIALIZE_BUFFER: 0, WRITE: 1, DEPLOY_WITH_MAX_DATA_LEN: 2 };
 
 const root = dirname(fileURLToPath(import.meta.url));
 const USAGE = `usage: node deploy.mjs --url <rpc url> --keypair <payer keypair.json>
+  --registrar <base58 public key> --mint <base58 USDC mint>
   [--program-keypair <program keypair.json>] [--program target/agent_wallet.so] [--max-len <bytes>]`;
+/** The program's Configure instruction. */
+const CONFIGURE = 14;
 
 const u32 = (value) => {
   const bytes = Buffer.alloc(4);
@@ -96,8 +101,29 @@ export function deploymentPlan({ payer, program, buffer, elf, maxDataLen = elf.l
   return plan;
 }
 
-/** Deploys `elf` over `connection`; resolves with the program id once the deployment is confirmed. */
-export async function deploy(connection, { payer, elf, program = Keypair.generate(), maxDataLen, log = () => {} }) {
+/**
+ * The program's Configure, signed by its upgrade authority: names the registrar, the only key that may open an
+ * organisation's treasury, and pins the mint every treasury holds.
+ */
+export function configureInstruction({ authority, programId, registrar, mint }) {
+  const [config, bump] = PublicKey.findProgramAddressSync([Buffer.from('config')], programId);
+  return new TransactionInstruction({
+    programId,
+    keys: [
+      meta(authority, true, true), meta(config, false, true), meta(programDataAddress(programId), false, false),
+      meta(mint, false, false), meta(SystemProgram.programId, false, false),
+    ],
+    data: Buffer.concat([Buffer.from([CONFIGURE, bump]), registrar.toBuffer()]),
+  });
+}
+
+/**
+ * Deploys `elf` over `connection`, then configures it with `registrar` and `mint`; resolves with the program id
+ * once both are confirmed.
+ */
+export async function deploy(connection, {
+  payer, elf, program = Keypair.generate(), maxDataLen, registrar, mint, log = () => {},
+}) {
   const rents = new Map();
   for (const size of [BUFFER_HEADER + elf.length, PROGRAM_SIZE]) {
     rents.set(size, await connection.getMinimumBalanceForRentExemption(size));
@@ -109,6 +135,9 @@ export async function deploy(connection, { payer, elf, program = Keypair.generat
     await sendAndConfirmTransaction(connection, new Transaction().add(...instructions), signers, { commitment: 'confirmed' });
     if (i === 0 || i === plan.length - 1 || i % 10 === 0) log(`transaction ${i + 1}/${plan.length} confirmed`);
   }
+  const configure = configureInstruction({ authority: payer.publicKey, programId: program.publicKey, registrar, mint });
+  await sendAndConfirmTransaction(connection, new Transaction().add(configure), [payer], { commitment: 'confirmed' });
+  log(`configured: registrar ${registrar.toBase58()}, mint ${mint.toBase58()}`);
   return program.publicKey;
 }
 
@@ -129,13 +158,23 @@ async function main() {
         'program-keypair': { type: 'string' },
         program: { type: 'string', default: join(root, 'target', 'agent_wallet.so') },
         'max-len': { type: 'string' },
+        registrar: { type: 'string' },
+        mint: { type: 'string' },
       },
     }));
   } catch (e) {
     console.error(`${e.message}\n${USAGE}`);
     process.exit(2);
   }
-  if (!values.url || !values.keypair || (values['max-len'] !== undefined && !/^\d+$/.test(values['max-len']))) {
+  let registrar;
+  let mint;
+  try {
+    registrar = new PublicKey(values.registrar ?? '');
+    mint = new PublicKey(values.mint ?? '');
+  } catch {
+    registrar = null;
+  }
+  if (!values.url || !values.keypair || !registrar || (values['max-len'] !== undefined && !/^\d+$/.test(values['max-len']))) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -146,7 +185,7 @@ async function main() {
   const log = (message) => console.error(`deploy: ${message}`);
   log(`${values.program} (${elf.length} bytes) to ${values.url} as ${program.publicKey.toBase58()}, paid by ${payer.publicKey.toBase58()}`);
   const maxDataLen = values['max-len'] === undefined ? elf.length : Number(values['max-len']);
-  const programId = await deploy(connection, { payer, elf, program, maxDataLen, log });
+  const programId = await deploy(connection, { payer, elf, program, maxDataLen, registrar, mint, log });
   // Exits once the id is written: web3.js's idle WebSocket would keep the process alive a while.
   process.stdout.write(`${programId.toBase58()}\n`, () => process.exit(0));
 }

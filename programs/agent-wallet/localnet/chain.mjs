@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
-import { getTransactionEncoder } from '@solana/kit';
+import { getProgramDerivedAddress, getTransactionEncoder } from '@solana/kit';
 import { invalidParam, preflightFailure, signatureVerificationFailure, transactionErrorJson } from './errors.mjs';
 import {
   Bytes, Keypair, SYSTEM_PROGRAM, TOKEN_PROGRAM, addressOf, ata, base58, bytesOf, createAtaIdempotent, mintTo,
@@ -22,6 +22,8 @@ const MINT_SIZE = 82;
 const TOKEN_ACCOUNT_SIZE = 165;
 const NONCE_ACCOUNT_SIZE = 80;
 const ADVANCE_NONCE_ACCOUNT = 4;
+const UPGRADEABLE_LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
+const CONFIGURE = 14;
 
 const transactionEncoder = getTransactionEncoder();
 
@@ -45,6 +47,7 @@ export class Chain extends EventEmitter {
     this.slot = 0;
     this.#syncClock();
     this.svm.addProgram(programId, program);
+    this.programId = programId;
     this.faucet = new Keypair(); // pays airdrops and the hooks' transactions; the mint authority
     this.mint = mint;
     this.#setAccount(this.faucet.address, FAUCET_LAMPORTS, new Uint8Array(), SYSTEM_PROGRAM);
@@ -167,6 +170,28 @@ export class Chain extends EventEmitter {
       mintTo(this.mint, address, this.faucet.address, amount),
     ]);
     return address;
+  }
+
+  /**
+   * Configures the program as its upgrade authority (the faucet, recorded in a ProgramData account
+   * written here, since LiteSVM loads the program apart): `registrar` may open treasuries, of the mint.
+   */
+  async configure(registrar) {
+    const [programData] = await getProgramDerivedAddress({ programAddress: UPGRADEABLE_LOADER, seeds: [bytesOf(this.programId)] });
+    const data = new Bytes().u32(3).u64(0).u8(1).key(this.faucet.address).done();
+    this.#setAccount(programData, this.minimumBalance(data.length), data, UPGRADEABLE_LOADER);
+    const [config, bump] = await getProgramDerivedAddress({ programAddress: this.programId, seeds: ['config'] });
+    const signature = this.#submit([{
+      programId: this.programId,
+      accounts: [
+        { address: this.faucet.address, signer: true, writable: true }, { address: config, signer: false, writable: true },
+        { address: programData, signer: false, writable: false }, { address: this.mint, signer: false, writable: false },
+        { address: SYSTEM_PROGRAM, signer: false, writable: false },
+      ],
+      data: new Bytes().u8(CONFIGURE).u8(bump).key(registrar).done(),
+    }]);
+    const { err, logs } = this.records.get(signature);
+    if (err !== null) throw new Error(`configure failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
   }
 
   #submit(instructions) {

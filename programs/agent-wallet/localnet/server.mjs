@@ -26,6 +26,7 @@ const USAGE = `usage: node localnet/server.mjs [--host 127.0.0.1] [--port 8899]
   [--program-id AgentWa11etProgram1111111111111111111111111] [--program target/agent_wallet.so]
   [--mint 4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU] [--slot-ms 400]
   [--airdrop <base58>:<lamports>]... [--usdc <base58 owner>:<micro-usdc>]... [--fee-payer <keypair.json>]
+  [--registrar <keypair.json>] [--service-keys <folder>]
   [--exit-on-stdin-close]`;
 
 const log = (message) => console.error(`localnet: ${message}`);
@@ -45,6 +46,8 @@ function parseOptions(argv) {
       airdrop: { type: 'string', multiple: true, default: [] },
       usdc: { type: 'string', multiple: true, default: [] },
       'fee-payer': { type: 'string' },
+      registrar: { type: 'string' },
+      'service-keys': { type: 'string' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
     },
   });
@@ -58,6 +61,8 @@ function parseOptions(argv) {
     airdrops: values.airdrop.map((pair) => funding('--airdrop', pair)),
     usdc: values.usdc.map((pair) => funding('--usdc', pair)),
     feePayer: values['fee-payer'],
+    registrar: values.registrar,
+    serviceKeys: values['service-keys'],
     exitOnStdinClose: values['exit-on-stdin-close'],
   };
 }
@@ -83,20 +88,20 @@ function funding(flag, pair) {
 }
 
 /**
- * The service's fee payer for a run against localnet: the solana-keygen JSON keypair in `file`,
- * made there first if the file does not exist. Answers its address.
+ * A key of the service for a run against localnet (its fee payer, its registrar): the solana-keygen
+ * JSON keypair in `file`, made there first if the file does not exist. Answers its address.
  */
-function feePayerAddress(file) {
+function keypairAddress(file, flag) {
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ed25519');
     const jwk = privateKey.export({ format: 'jwk' });
     const secret = [...Buffer.from(jwk.d, 'base64url'), ...Buffer.from(jwk.x, 'base64url')];
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(secret)}\n`, { mode: 0o600 });
-    log(`wrote a new fee-payer keypair to ${file}`);
+    log(`wrote a new ${flag.slice(2)} keypair to ${file}`);
   }
   const secret = JSON.parse(readFileSync(file, 'utf8'));
-  if (!Array.isArray(secret) || secret.length !== 64) throw new UsageError(`--fee-payer: ${file} is not a 64-byte keypair`);
+  if (!Array.isArray(secret) || secret.length !== 64) throw new UsageError(`${flag}: ${file} is not a 64-byte keypair`);
   return addressOf(Uint8Array.from(secret.slice(32)));
 }
 
@@ -160,11 +165,24 @@ async function main() {
   chain.on('landed', (record) => log(`slot ${record.slot} ${record.signature} ${record.err === null ? 'ok' : JSON.stringify(record.err)}`));
   for (const { address: to, amount } of options.airdrops) chain.airdrop(to, amount);
   for (const { address: owner, amount } of options.usdc) await chain.mintUsdc(owner, amount);
+  if (options.serviceKeys) {
+    // The service's four keys (see docs/PROGRAM.md, "Keys and custody"), made once: the fee payer and
+    // registrar are then funded and configured as --fee-payer and --registrar would.
+    const folder = resolve(options.serviceKeys);
+    for (const name of ['authority-root', 'session-root']) keypairAddress(join(folder, `${name}.json`), `--service-keys ${name}`);
+    options.feePayer ??= join(folder, 'fee-payer.json');
+    options.registrar ??= join(folder, 'registrar.json');
+  }
   if (options.feePayer) {
-    const payer = feePayerAddress(resolve(options.feePayer));
+    const payer = keypairAddress(resolve(options.feePayer), '--fee-payer');
     chain.airdrop(payer, FEE_PAYER_SOL);
     await chain.mintUsdc(payer, FEE_PAYER_USDC);
     log(`fee payer ${payer}: ${FEE_PAYER_SOL} lamports, ${FEE_PAYER_USDC} micro-USDC`);
+  }
+  if (options.registrar) {
+    const registrar = keypairAddress(resolve(options.registrar), '--registrar');
+    await chain.configure(registrar);
+    log(`program configured: registrar ${registrar}, mint ${options.mint}`);
   }
 
   const server = rpcServer(methods(chain));

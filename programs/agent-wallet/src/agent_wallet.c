@@ -17,7 +17,11 @@ static const u8 ASSOCIATED_TOKEN_PROGRAM_ID[32] = {
     0x8c, 0x97, 0x25, 0x8f, 0x4e, 0x24, 0x89, 0xf1, 0xbb, 0x3d, 0x10, 0x29, 0x14, 0x8e, 0x0d, 0x83,
     0x0b, 0x5a, 0x13, 0x99, 0xda, 0xff, 0x10, 0x84, 0x04, 0x8e, 0x7b, 0xd8, 0xdb, 0xe9, 0xf8, 0x59};
 static const u8 SYSTEM_PROGRAM_ID[32] = {0};
+static const u8 UPGRADEABLE_LOADER_ID[32] = {
+    0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0xb0, 0xe2, 0x10, 0x15, 0x3e, 0xf7, 0x63, 0xae, 0x2b,
+    0x00, 0xc2, 0xb9, 0x3d, 0x16, 0xc1, 0x24, 0xd2, 0xc0, 0x53, 0x7a, 0x10, 0x04, 0x80, 0x00, 0x00};
 
+static const u8 SEED_CONFIG[] = "config";
 static const u8 SEED_TREASURY[] = "treasury";
 static const u8 SEED_WALLET[] = "agent-wallet";
 static const u8 SEED_POLICY[] = "policy";
@@ -79,6 +83,11 @@ static NOINLINE bool derives_canonical(const SolSignerSeed *seeds, u64 count, co
         return false;
     }
     return bump == *seeds[count - 1].addr && key_eq(&derived, expected);
+}
+
+static void config_seeds(SolSignerSeed *seeds, const u8 *bump) {
+    seeds[0] = (SolSignerSeed){SEED_CONFIG, sizeof(SEED_CONFIG) - 1};
+    seeds[1] = (SolSignerSeed){bump, 1};
 }
 
 static void treasury_seeds(SolSignerSeed *seeds, const u8 *org_hash, const u8 *bump) {
@@ -233,6 +242,24 @@ static void init_header(u8 *data, u8 kind, u8 bump) {
 
 /* ---------------------------------------------------------------- shared checks */
 
+static bool is_usdc_like_mint(const SolAccountInfo *mint) {
+    return key_eq(mint->owner, (const SolPubkey *)TOKEN_PROGRAM_ID) && mint->data_len == TOKEN_MINT_SIZE &&
+           mint->data[MINT_IS_INITIALIZED] == 1 && mint->data[MINT_DECIMALS] == USDC_DECIMALS;
+}
+
+/* The program's configuration account, at its program address. */
+static NOINLINE u64 check_config(const SolAccountInfo *config, const SolPubkey *program_id) {
+    if (!is_program_account(config, program_id, KIND_CONFIG, sizeof(Config))) {
+        FAIL(ERR_ACCOUNT_NOT_FOUND, "the program is not configured");
+    }
+    SolSignerSeed seeds[2];
+    config_seeds(seeds, &((const Config *)config->data)->header.bump);
+    if (!derives(seeds, 2, program_id, config->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the configuration is not at its program address");
+    }
+    return 0;
+}
+
 /* The treasury (a program account at its PDA) and its authority's signature. */
 static NOINLINE u64 check_authority(const SolAccountInfo *authority, const SolAccountInfo *treasury,
                                     const SolPubkey *program_id) {
@@ -381,18 +408,31 @@ static u64 pay_out_of_wallet(const SolAccountInfo *wallet, const SolAccountInfo 
 
 /* ---------------------------------------------------------------- instructions */
 
-/* 0. accounts: authority (s,w), treasury (w), treasury token, mint, system program.
- *    data: bump, token bump, org_hash[32]. */
+/* 0. accounts: payer (s,w), registrar (s), config, treasury (w), treasury token, mint, system program.
+ *    data: bump, token bump, org_hash[32], authority[32]. Only the configured registrar opens a treasury, only of
+ *    the configured mint, so nobody can take an organisation's treasury address first. */
 static NOINLINE u64 init_treasury(const Input *in) {
-    if (in->count != 5 || in->data_len != DATA_INIT_TREASURY_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "init_treasury: 5 accounts, 35 bytes");
+    if (in->count != 7 || in->data_len != DATA_INIT_TREASURY_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "init_treasury: 7 accounts, 67 bytes");
     }
-    const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *token = &in->accounts[2],
-                         *mint = &in->accounts[3], *system = &in->accounts[4];
+    const SolAccountInfo *payer = &in->accounts[0], *registrar = &in->accounts[1], *config = &in->accounts[2],
+                         *treasury = &in->accounts[3], *token = &in->accounts[4], *mint = &in->accounts[5],
+                         *system = &in->accounts[6];
     const u8 *bump = in->data + DATA_INIT_TREASURY_BUMP, *token_bump = in->data + DATA_INIT_TREASURY_TOKEN_BUMP,
-             *org_hash = in->data + DATA_INIT_TREASURY_ORG_HASH;
-    if (!authority->is_signer || !authority->is_writable || !treasury->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
+             *org_hash = in->data + DATA_INIT_TREASURY_ORG_HASH, *authority = in->data + DATA_INIT_TREASURY_AUTHORITY;
+    if (!payer->is_signer || !payer->is_writable || !treasury->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "init_treasury: signer, writable or system program wrong");
+    }
+    TRY(check_config(config, in->program_id));
+    const Config *c = (const Config *)config->data;
+    if (!key_eq(registrar->key, &c->registrar) || !registrar->is_signer) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the registrar did not sign");
+    }
+    if (!key_eq(mint->key, &c->mint)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "not the configured mint");
+    }
+    if (bytes32_zero(authority)) {
+        FAIL(ERR_INVALID_ARGUMENT, "init_treasury: no authority");
     }
     SolSignerSeed seeds[3];
     treasury_seeds(seeds, org_hash, bump);
@@ -401,49 +441,40 @@ static NOINLINE u64 init_treasury(const Input *in) {
     if (!derives_canonical(seeds, 3, in->program_id, treasury->key)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "the treasury is not at its canonical program address");
     }
-    if (!key_eq(mint->owner, (const SolPubkey *)TOKEN_PROGRAM_ID) || mint->data_len != TOKEN_MINT_SIZE ||
-        mint->data[MINT_IS_INITIALIZED] != 1 || mint->data[MINT_DECIMALS] != USDC_DECIMALS) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "the mint is not a 6-decimal SPL Token mint");
-    }
     if (!is_associated(token->key, treasury->key, mint->key, token_bump) ||
         !is_token_account(token, mint->key, treasury->key)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "not the treasury's associated token account");
     }
     if (key_eq(treasury->owner, in->program_id)) {
-        const Treasury *t = (const Treasury *)treasury->data;
-        if (treasury->data_len == sizeof(Treasury) && key_eq(&t->authority, authority->key) &&
-            key_eq(&t->mint, mint->key)) {
-            return 0;
-        }
-        FAIL(ERR_ACCOUNT_MISMATCH, "the treasury exists with another authority or mint");
+        return 0; /* opened before, by the registrar: its authority may have moved since, and stays */
     }
     SolSignerSeeds signer = {seeds, 3};
-    TRY(create_account(authority, treasury, sizeof(Treasury), in->program_id, &signer));
+    TRY(create_account(payer, treasury, sizeof(Treasury), in->program_id, &signer));
     Treasury *t = (Treasury *)treasury->data;
     init_header(treasury->data, KIND_TREASURY, *bump);
     copy32(t->org_hash, org_hash);
-    t->authority = *authority->key;
+    copy32(t->authority.x, authority);
     t->mint = *mint->key;
     t->token_account = *token->key;
     return 0;
 }
 
-/* 1. accounts: authority (s,w), treasury, wallet (w), wallet token, policy, mint, system program.
+/* 1. accounts: payer (s,w), authority (s), treasury, wallet (w), wallet token, policy, mint, system program.
  *    data: bump, token bump, agent_hash[32]. */
 static NOINLINE u64 create_wallet(const Input *in) {
-    if (in->count != 7 || in->data_len != DATA_CREATE_WALLET_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "create_wallet: 7 accounts, 35 bytes");
+    if (in->count != 8 || in->data_len != DATA_CREATE_WALLET_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "create_wallet: 8 accounts, 35 bytes");
     }
-    const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2],
-                         *token = &in->accounts[3], *policy = &in->accounts[4], *mint = &in->accounts[5],
-                         *system = &in->accounts[6];
+    const SolAccountInfo *payer = &in->accounts[0], *authority = &in->accounts[1], *treasury = &in->accounts[2],
+                         *wallet = &in->accounts[3], *token = &in->accounts[4], *policy = &in->accounts[5],
+                         *mint = &in->accounts[6], *system = &in->accounts[7];
     const u8 *bump = in->data + DATA_CREATE_WALLET_BUMP, *token_bump = in->data + DATA_CREATE_WALLET_TOKEN_BUMP,
              *agent_hash = in->data + DATA_CREATE_WALLET_AGENT_HASH;
     TRY(check_authority(authority, treasury, in->program_id));
     const Treasury *t = (const Treasury *)treasury->data;
-    if (!authority->is_writable || !wallet->is_writable || !is_key(system, SYSTEM_PROGRAM_ID) ||
+    if (!payer->is_signer || !payer->is_writable || !wallet->is_writable || !is_key(system, SYSTEM_PROGRAM_ID) ||
         !key_eq(mint->key, &t->mint)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "create_wallet: writable, mint or system program wrong");
+        FAIL(ERR_ACCOUNT_MISMATCH, "create_wallet: payer, writable, mint or system program wrong");
     }
     SolSignerSeed seeds[4];
     wallet_seeds(seeds, t->org_hash, agent_hash, bump);
@@ -462,7 +493,7 @@ static NOINLINE u64 create_wallet(const Input *in) {
         return 0; /* the PDA proves the same organisation and agent: opening again is a no-op */
     }
     SolSignerSeeds signer = {seeds, 4};
-    TRY(create_account(authority, wallet, sizeof(Wallet), in->program_id, &signer));
+    TRY(create_account(payer, wallet, sizeof(Wallet), in->program_id, &signer));
     Wallet *w = (Wallet *)wallet->data;
     init_header(wallet->data, KIND_WALLET, *bump);
     copy32(w->org_hash, t->org_hash);
@@ -497,16 +528,16 @@ static void write_entries(Policy *p, u64 start, u64 n, const u8 *entries) {
     p->header.status = p->entries_written == p->allowed_count + p->blocked_count ? POLICY_COMPLETE : POLICY_INCOMPLETE;
 }
 
-/* 3. accounts: authority (s,w), treasury, policy (w), system program.
+/* 3. accounts: payer (s,w), authority (s), treasury, policy (w), system program.
  *    data: bump, policy_hash[32], version u64, flags u32, velocity_cap u32, max_per_tx u64, max_per_day u64,
  *    max_per_month u64, expiry i64, co_sign_threshold u64, co_signer[32], allowed_count u8, blocked_count u8,
  *    n u8, then n entries of 32 bytes (the first of allowed ++ blocked). */
 static NOINLINE u64 write_policy(const Input *in) {
-    if (in->count != 4 || in->data_len < DATA_WRITE_POLICY_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "write_policy: 4 accounts, at least 126 bytes");
+    if (in->count != 5 || in->data_len < DATA_WRITE_POLICY_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "write_policy: 5 accounts, at least 126 bytes");
     }
-    const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *policy = &in->accounts[2],
-                         *system = &in->accounts[3];
+    const SolAccountInfo *payer = &in->accounts[0], *authority = &in->accounts[1], *treasury = &in->accounts[2],
+                         *policy = &in->accounts[3], *system = &in->accounts[4];
     const u8 *d = in->data;
     const u8 *bump = d + DATA_WRITE_POLICY_BUMP, *policy_hash = d + DATA_WRITE_POLICY_POLICY_HASH;
     u64 version = read_u64(d + DATA_WRITE_POLICY_VERSION);
@@ -516,8 +547,8 @@ static NOINLINE u64 write_policy(const Input *in) {
         n = d[DATA_WRITE_POLICY_ENTRIES_IN_DATA];
     TRY(check_authority(authority, treasury, in->program_id));
     const Treasury *t = (const Treasury *)treasury->data;
-    if (!authority->is_writable || !policy->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
-        FAIL(ERR_ACCOUNT_MISMATCH, "write_policy: writable or system program wrong");
+    if (!payer->is_signer || !payer->is_writable || !policy->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "write_policy: payer, writable or system program wrong");
     }
     if (in->data_len != DATA_WRITE_POLICY_SIZE + n * 32 || (flags & ~POLICY_FLAGS_KNOWN) != 0 ||
         allowed > MAX_ALLOWED_RECIPIENTS || blocked > MAX_BLOCKED_RECIPIENTS || n > allowed + blocked ||
@@ -540,7 +571,7 @@ static NOINLINE u64 write_policy(const Input *in) {
         }
     } else {
         SolSignerSeeds signer = {seeds, 4};
-        TRY(create_account(authority, policy, sizeof(Policy), in->program_id, &signer));
+        TRY(create_account(payer, policy, sizeof(Policy), in->program_id, &signer));
         init_header(policy->data, KIND_POLICY, *bump);
         copy32(p->org_hash, t->org_hash);
         copy32(p->policy_hash, policy_hash);
@@ -936,6 +967,83 @@ static NOINLINE u64 escrow_refund(const Input *in) {
     return 0;
 }
 
+/* The upgrade authority recorded in the program's ProgramData account (the upgradeable loader's PDA of the
+ * program id), or NULL when the program has none (immutable) or the account is not that. */
+static NOINLINE const SolPubkey *upgrade_authority(const SolAccountInfo *program_data, const SolPubkey *program_id) {
+    SolSignerSeed seeds[1] = {{program_id->x, 32}};
+    SolPubkey derived;
+    u8 bump;
+    if (sol_try_find_program_address(seeds, 1, (const SolPubkey *)UPGRADEABLE_LOADER_ID, &derived, &bump) != 0 ||
+        !key_eq(&derived, program_data->key) || !key_eq(program_data->owner, (const SolPubkey *)UPGRADEABLE_LOADER_ID) ||
+        program_data->data_len < PROGRAM_DATA_AUTHORITY + 32 || read_u32(program_data->data) != PROGRAM_DATA_TAG ||
+        program_data->data[PROGRAM_DATA_HAS_AUTHORITY] != 1) {
+        return NULL;
+    }
+    return (const SolPubkey *)(program_data->data + PROGRAM_DATA_AUTHORITY);
+}
+
+/* 14. accounts: upgrade authority (s,w), config (w), program data, mint, system program. data: bump, registrar[32].
+ *     Writes the configuration, or names another registrar; the mint, once set, stays. */
+static NOINLINE u64 configure(const Input *in) {
+    if (in->count != 5 || in->data_len != DATA_CONFIGURE_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "configure: 5 accounts, 34 bytes");
+    }
+    const SolAccountInfo *authority = &in->accounts[0], *config = &in->accounts[1], *program_data = &in->accounts[2],
+                         *mint = &in->accounts[3], *system = &in->accounts[4];
+    const u8 *bump = in->data + DATA_CONFIGURE_BUMP, *registrar = in->data + DATA_CONFIGURE_REGISTRAR;
+    if (!authority->is_signer || !authority->is_writable || !config->is_writable || !is_key(system, SYSTEM_PROGRAM_ID)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "configure: signer, writable or system program wrong");
+    }
+    const SolPubkey *upgrader = upgrade_authority(program_data, in->program_id);
+    if (upgrader == NULL || !key_eq(upgrader, authority->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the program's upgrade authority did not sign");
+    }
+    if (bytes32_zero(registrar)) {
+        FAIL(ERR_INVALID_ARGUMENT, "configure: no registrar");
+    }
+    SolSignerSeed seeds[2];
+    config_seeds(seeds, bump);
+    if (!derives_canonical(seeds, 2, in->program_id, config->key)) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "the configuration is not at its canonical program address");
+    }
+    Config *c = (Config *)config->data;
+    if (key_eq(config->owner, in->program_id)) {
+        TRY(check_config(config, in->program_id));
+        if (!key_eq(mint->key, &c->mint)) {
+            FAIL(ERR_ACCOUNT_MISMATCH, "the configured mint does not change");
+        }
+    } else {
+        if (!is_usdc_like_mint(mint)) {
+            FAIL(ERR_ACCOUNT_MISMATCH, "the mint is not a 6-decimal SPL Token mint");
+        }
+        SolSignerSeeds signer = {seeds, 2};
+        TRY(create_account(authority, config, sizeof(Config), in->program_id, &signer));
+        init_header(config->data, KIND_CONFIG, *bump);
+        c->mint = *mint->key;
+    }
+    copy32(c->registrar.x, registrar);
+    return 0;
+}
+
+/* 15. accounts: authority (s), treasury (w). data: new authority[32]. Hands the organisation to another key (its
+ *     own multisig, say); the old one is refused from then on. */
+static NOINLINE u64 set_authority(const Input *in) {
+    if (in->count != 2 || in->data_len != DATA_SET_AUTHORITY_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "set_authority: 2 accounts, 33 bytes");
+    }
+    const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1];
+    const u8 *next = in->data + DATA_SET_AUTHORITY_AUTHORITY;
+    TRY(check_authority(authority, treasury, in->program_id));
+    if (!treasury->is_writable) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "set_authority: the treasury must be writable");
+    }
+    if (bytes32_zero(next)) {
+        FAIL(ERR_INVALID_ARGUMENT, "set_authority: no new authority");
+    }
+    copy32(((Treasury *)treasury->data)->authority.x, next);
+    return 0;
+}
+
 u64 entrypoint(const u8 *input) {
     Input in;
     if (!parse_input(input, &in)) {
@@ -973,6 +1081,10 @@ u64 entrypoint(const u8 *input) {
         return escrow_resolve(&in);
     case IX_ESCROW_REFUND:
         return escrow_refund(&in);
+    case IX_CONFIGURE:
+        return configure(&in);
+    case IX_SET_AUTHORITY:
+        return set_authority(&in);
     default:
         FAIL(ERR_INVALID_ARGUMENT, "unknown instruction");
     }

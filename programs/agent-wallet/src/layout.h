@@ -54,16 +54,19 @@ enum {
     IX_ESCROW_DISPUTE = 11,
     IX_ESCROW_RESOLVE = 12,
     IX_ESCROW_REFUND = 13,
+    IX_CONFIGURE = 14,
+    IX_SET_AUTHORITY = 15,
 };
 
 /*
  * Instruction data: offset of each field (byte 0 is the tag) and the size of the data without a trailing
  * list of entries, as layout.json describes them; test/layout.test.mjs checks each against it.
  */
-#define DATA_INIT_TREASURY_SIZE 35
+#define DATA_INIT_TREASURY_SIZE 67
 #define DATA_INIT_TREASURY_BUMP 1
 #define DATA_INIT_TREASURY_TOKEN_BUMP 2
 #define DATA_INIT_TREASURY_ORG_HASH 3
+#define DATA_INIT_TREASURY_AUTHORITY 35
 #define DATA_CREATE_WALLET_SIZE 35
 #define DATA_CREATE_WALLET_BUMP 1
 #define DATA_CREATE_WALLET_TOKEN_BUMP 2
@@ -116,12 +119,17 @@ enum {
 #define DATA_ESCROW_RESOLVE_SIZE 2
 #define DATA_ESCROW_RESOLVE_OUTCOME 1
 #define DATA_ESCROW_REFUND_SIZE 1
+#define DATA_CONFIGURE_SIZE 34
+#define DATA_CONFIGURE_BUMP 1
+#define DATA_CONFIGURE_REGISTRAR 2
+#define DATA_SET_AUTHORITY_SIZE 33
+#define DATA_SET_AUTHORITY_AUTHORITY 1
 /* One handler reads fund and withdraw. */
 STATIC_ASSERT(DATA_FUND_SIZE == DATA_WITHDRAW_SIZE && DATA_FUND_AMOUNT == DATA_WITHDRAW_AMOUNT, fund_withdraw_data);
 
 #define LAYOUT_VERSION 1
 
-enum { KIND_TREASURY = 1, KIND_WALLET = 2, KIND_POLICY = 3, KIND_ESCROW = 4 };
+enum { KIND_TREASURY = 1, KIND_WALLET = 2, KIND_POLICY = 3, KIND_ESCROW = 4, KIND_CONFIG = 5 };
 enum { WALLET_ACTIVE = 0, WALLET_FROZEN = 1, WALLET_ARCHIVED = 2 };
 enum { ESCROW_LOCKED = 0, ESCROW_DISPUTED = 1, ESCROW_RELEASED = 2, ESCROW_REFUNDED = 3 };
 enum { POLICY_INCOMPLETE = 0, POLICY_COMPLETE = 1 };
@@ -135,7 +143,22 @@ typedef struct {
     u8 reserved[4];
 } Header;
 
-/* Seeds ["treasury", org_hash]. Owns the organisation's USDC token account. */
+/*
+ * Seeds ["config"]: the program's root of trust, written by its upgrade authority. The registrar is
+ * the only key that may open a treasury, and every treasury holds the mint pinned here.
+ */
+typedef struct {
+    Header header;
+    SolPubkey registrar;
+    SolPubkey mint;
+} Config;
+STATIC_ASSERT(sizeof(Config) == 72, config_size);
+
+/*
+ * Seeds ["treasury", org_hash]. Owns the organisation's USDC token account. Its authority is the
+ * organisation's own key (never the fee payer's), which signs every administrative instruction of
+ * the organisation and may hand the treasury to another key (set_authority).
+ */
 typedef struct {
     Header header;
     u8 org_hash[32];
@@ -236,6 +259,11 @@ typedef struct {
     u8 expected_proof[32];
 } Escrow;
 STATIC_ASSERT(sizeof(Escrow) == 232, escrow_size);
+
+/* The upgradeable loader's ProgramData account: tag u32 (3), slot u64, upgrade authority Option<Pubkey>. */
+#define PROGRAM_DATA_TAG 3
+#define PROGRAM_DATA_HAS_AUTHORITY 12
+#define PROGRAM_DATA_AUTHORITY 13
 
 /* SPL Token account layouts (the parts read here). */
 #define TOKEN_ACCOUNT_SIZE 165

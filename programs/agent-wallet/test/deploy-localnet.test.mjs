@@ -1,5 +1,6 @@
-// deploy.mjs as a user runs it: against the project's localnet, with a payer keypair file and a
-// program keypair file; the program it deploys is then invoked there.
+// deploy.mjs as a user runs it: against the project's localnet, with a payer keypair file, a
+// program keypair file, a registrar and the mint; the program it deploys and configures is then
+// invoked there by the registrar.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -56,7 +57,9 @@ test('deploy.mjs deploys the built program to localnet, where it then runs', asy
   const program = Web3Keypair.generate();
   const programFile = join(scratch, 'program.json');
   writeFileSync(programFile, JSON.stringify([...program.secretKey]));
-  const deployed = await run(['--url', localnet.rpc_url, '--keypair', payerFile, '--program-keypair', programFile]);
+  const registrar = Web3Keypair.generate();
+  const deployed = await run(['--url', localnet.rpc_url, '--keypair', payerFile, '--program-keypair', programFile,
+    '--registrar', registrar.publicKey.toBase58(), '--mint', MINT]);
   assert.equal(deployed.code, 0, deployed.stderr);
   const programId = deployed.stdout.trim();
   assert.equal(programId, program.publicKey.toBase58());
@@ -69,17 +72,28 @@ test('deploy.mjs deploys the built program to localnet, where it then runs', asy
   const programData = await connection.getAccountInfo(programDataAddress(program.publicKey));
   assert.ok(programData.data.subarray(45, 45 + elf.length).equals(elf));
 
+  const [config] = await getProgramDerivedAddress({ programAddress: programId, seeds: ['config'] });
+  const configured = decodeAccount('config', (await connection.getAccountInfo(new PublicKey(config))).data);
+  assert.ok(configured.registrar.equals(registrar.publicKey.toBuffer()));
+  assert.ok(configured.mint.equals(new PublicKey(MINT).toBuffer()));
+
   const payer = readKeypair(payerFile);
-  const authority = payer.publicKey.toBase58();
+  const authority = Web3Keypair.generate().publicKey;
   const orgId = 'org_deployed';
   const [treasury, bump] = await getProgramDerivedAddress({ programAddress: programId, seeds: ['treasury', sha256(orgId)] });
   const { address: token, bump: tokenBump } = await ata(treasury, MINT);
   const transaction = new Transaction().add(
-    web3Instruction(createAtaIdempotent(authority, token, treasury, MINT)),
-    web3Instruction({ ...initTreasury({ authority, treasury, token, mint: MINT, bump, tokenBump, orgId }), programId }),
+    web3Instruction(createAtaIdempotent(payer.publicKey.toBase58(), token, treasury, MINT)),
+    web3Instruction({
+      ...initTreasury({
+        payer: payer.publicKey.toBase58(), registrar: registrar.publicKey.toBase58(), config,
+        authority: authority.toBase58(), treasury, token, mint: MINT, bump, tokenBump, orgId,
+      }),
+      programId,
+    }),
   );
   transaction.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
-  transaction.sign(payer);
+  transaction.sign(payer, registrar);
   // The localnet lands a transaction before sendTransaction answers, so no confirmation is awaited:
   // web3.js would open a WebSocket that, once the localnet is gone, keeps this process alive.
   const signature = await connection.sendRawTransaction(transaction.serialize());
@@ -87,7 +101,7 @@ test('deploy.mjs deploys the built program to localnet, where it then runs', asy
   assert.ok(landed.meta.logMessages.includes(`Program ${programId} success`), landed.meta.logMessages.join('\n'));
   const created = await connection.getAccountInfo(new PublicKey(treasury));
   assert.equal(created.owner.toBase58(), programId);
-  assert.ok(decodeAccount('treasury', created.data).authority.equals(payer.publicKey.toBuffer()));
+  assert.ok(decodeAccount('treasury', created.data).authority.equals(authority.toBuffer()));
 });
 
 test('deploy.mjs without the RPC URL or the payer keypair prints its usage and exits with 2', async () => {

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { Keypair as Web3Keypair, Transaction } from '@solana/web3.js';
+import { PublicKey, Keypair as Web3Keypair, Transaction } from '@solana/web3.js';
 import { getProgramDerivedAddress } from '@solana/kit';
 import { FeatureSet, LiteSVM } from 'litesvm';
-import { UPGRADEABLE_LOADER, deploymentPlan, programDataAddress } from '../deploy.mjs';
+import { UPGRADEABLE_LOADER, configureInstruction, deploymentPlan, programDataAddress } from '../deploy.mjs';
 import { Keypair, Outcome, PROGRAM_SO, World, ata, bytesOf, sha256 } from './harness.mjs';
 import { initTreasury } from './program.mjs';
 
@@ -66,7 +66,7 @@ describe('deployment through the upgradeable loader with every feature on', () =
     assert.ok(FeatureSet.allEnabled().isActive(bytesOf(SIMD_0500)));
   });
 
-  test('the v3 build deploys and runs: InitTreasury creates the treasury of the deployed program', async () => {
+  test('the v3 build deploys, is configured by its upgrade authority, and runs: the registrar opens a treasury', async () => {
     const world = allFeaturesWorld();
     const elf = readFileSync(PROGRAM_SO);
     assert.equal(elf.readUInt32LE(48), 3, 'target/agent_wallet.so is SBPF v3');
@@ -81,15 +81,29 @@ describe('deployment through the upgradeable loader with every feature on', () =
     assert.ok(programData.subarray(45, 45 + elf.length).equals(elf));
 
     world.svm.warpToSlot(world.svm.getClock().slot + 1n); // a deployed program runs from the next slot
-    const authority = new Keypair();
-    world.svm.airdrop(authority.address, 10_000_000_000n);
     const mint = world.createMint(new Keypair());
+    const registrar = new Keypair();
+    sendStep(world, {
+      instructions: [configureInstruction({
+        authority: payer.publicKey, programId: program.publicKey, registrar: new PublicKey(registrar.address),
+        mint: new PublicKey(mint),
+      })],
+      signers: [payer],
+    }).expectOk();
+    const authority = new Keypair();
     const orgId = 'org_deployed';
+    const [config] = await getProgramDerivedAddress({ programAddress: programId, seeds: ['config'] });
     const [treasury, bump] = await getProgramDerivedAddress({ programAddress: programId, seeds: ['treasury', sha256(orgId)] });
     const token = await world.createAta(treasury, mint);
     const { bump: tokenBump } = await ata(treasury, mint);
-    const instruction = { ...initTreasury({ authority: authority.address, treasury, token, mint, bump, tokenBump, orgId }), programId };
-    const run = world.send([instruction], [authority]).expectOk();
+    const instruction = {
+      ...initTreasury({
+        payer: world.payer.address, registrar: registrar.address, config, authority: authority.address, treasury,
+        token, mint, bump, tokenBump, orgId,
+      }),
+      programId,
+    };
+    const run = world.send([instruction], [registrar]).expectOk();
     assert.ok(run.logs.includes(`Program ${programId} success`), run.logs.join('\n'));
     const created = world.account(treasury);
     assert.equal(created.programAddress, programId);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { getProgramDerivedAddress } from '@solana/kit';
 import {
-  Bytes, Keypair, SYSTEM_PROGRAM, TOKEN_PROGRAM, ata, bytesOf, createAtaIdempotent, mintTo, signedTransaction, sw, w,
+  Bytes, Keypair, SYSTEM_PROGRAM, TOKEN_PROGRAM, ata, bytesOf, createAtaIdempotent, mintTo, r, signedTransaction, sw, w,
 } from '../localnet/solana.mjs';
 
 export {
@@ -32,7 +32,7 @@ const ERROR_NAMES = Object.fromEntries(Object.entries(E).map(([name, code]) => [
 export const IX = {
   INIT_TREASURY: 0, CREATE_WALLET: 1, SET_SESSION_KEY: 2, WRITE_POLICY: 3, WRITE_POLICY_ENTRIES: 4, UPDATE_WALLET: 5,
   FUND: 6, WITHDRAW: 7, PAY: 8, ESCROW_LOCK: 9, ESCROW_RELEASE: 10, ESCROW_DISPUTE: 11, ESCROW_RESOLVE: 12,
-  ESCROW_REFUND: 13,
+  ESCROW_REFUND: 13, CONFIGURE: 14, SET_AUTHORITY: 15,
 };
 
 export const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest();
@@ -42,10 +42,34 @@ export async function pda(seeds) {
   return { address, bump };
 }
 
+export const configPda = () => pda(['config']);
 export const treasuryPda = (orgId) => pda(['treasury', sha256(orgId)]);
 export const walletPda = (orgId, agentId) => pda(['agent-wallet', sha256(orgId), sha256(agentId)]);
 export const policyPda = (orgId, policyId) => pda(['policy', sha256(orgId), sha256(policyId)]);
 export const escrowPda = (wallet, escrowId) => pda(['escrow', bytesOf(wallet), sha256(escrowId)]);
+
+export const UPGRADEABLE_LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
+
+/** The upgradeable loader's ProgramData address of `programId`. */
+export async function programDataAddress(programId = PROGRAM_ID) {
+  const [address] = await getProgramDerivedAddress({ programAddress: UPGRADEABLE_LOADER, seeds: [bytesOf(programId)] });
+  return address;
+}
+
+/** ProgramData account bytes: tag 3, slot, Some(upgrade authority); the ELF is left out (the program is loaded apart). */
+export function programDataBytes(upgradeAuthority) {
+  return new Bytes().u32(3).u64(0).u8(1).key(upgradeAuthority).done();
+}
+
+/** Configure: the upgrade authority names the registrar and pins the mint; `config` and `bump` derived unless given. */
+export async function configure({ upgradeAuthority, registrar, mint, programData, programId = PROGRAM_ID, ...given }) {
+  const [config, bump] = given.config ? [given.config, given.bump]
+    : await getProgramDerivedAddress({ programAddress: programId, seeds: ['config'] });
+  return {
+    programId, accounts: [sw(upgradeAuthority), w(config), r(programData), r(mint), r(SYSTEM_PROGRAM)],
+    data: new Bytes().u8(IX.CONFIGURE).u8(bump).key(registrar).done(),
+  };
+}
 
 // ------------------------------------------------------------------ the world
 
@@ -56,8 +80,32 @@ export class World {
     if (!svm) this.svm.addProgram(PROGRAM_ID, readFileSync(PROGRAM_SO));
     this.payer = new Keypair();
     this.svm.airdrop(this.payer.address, 1_000_000_000_000n);
+    this.upgradeAuthority = new Keypair();
+    this.svm.airdrop(this.upgradeAuthority.address, 10_000_000_000n);
+    this.registrar = new Keypair();
+    this.loadedApart = !svm;
     this.units = new Map();
     this.setTime(GENESIS);
+  }
+
+  /**
+   * Configures the program once (registrar and mint), as its upgrade authority. A program loaded apart
+   * has no ProgramData account, so one naming the upgrade authority is written first.
+   */
+  async configure(mint) {
+    if (this.configuredMint) return;
+    const programData = await programDataAddress();
+    if (this.loadedApart) {
+      const data = programDataBytes(this.upgradeAuthority.address);
+      this.svm.setAccount({
+        address: programData, lamports: this.svm.minimumBalanceForRentExemption(BigInt(data.length)), data,
+        programAddress: UPGRADEABLE_LOADER, executable: false,
+      });
+    }
+    this.run('configure', await configure({
+      upgradeAuthority: this.upgradeAuthority.address, registrar: this.registrar.address, mint, programData,
+    }), [this.upgradeAuthority]).expectOk();
+    this.configuredMint = mint;
   }
 
   setTime(unixSeconds) {

@@ -2,6 +2,9 @@
 // used through @solana/web3.js's Connection and through plain JSON-RPC requests.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   Connection, Keypair as Web3Keypair, LAMPORTS_PER_SOL, NONCE_ACCOUNT_LENGTH, NonceAccount, PublicKey, SystemProgram,
@@ -9,7 +12,7 @@ import {
 } from '@solana/web3.js';
 import { getTransactionEncoder } from '@solana/kit';
 import { signedTransaction, transfer } from '../localnet/solana.mjs';
-import { E, Keypair, PROGRAM_ID, TOKEN_PROGRAM, USDC, ata, treasuryPda } from './harness.mjs';
+import { E, Keypair, PROGRAM_ID, TOKEN_PROGRAM, USDC, addressOf, ata, configPda, treasuryPda } from './harness.mjs';
 import { startLocalnet as start } from './localnet-process.mjs';
 import { initTreasury } from './program.mjs';
 
@@ -18,16 +21,21 @@ const CLOCK = 'SysvarC1ock11111111111111111111111111111111';
 
 const startupPayee = new Keypair();
 const startupHolder = new Keypair();
+const scratch = mkdtempSync(join(tmpdir(), 'agent-wallet-localnet-'));
+const registrarFile = join(scratch, 'registrar.json');
 let localnet;
 let connection;
 
 before(async () => {
   localnet = await start(['--slot-ms', '0', '--airdrop', `${startupPayee.address}:3000000000`,
-    '--usdc', `${startupHolder.address}:2500000`]);
+    '--usdc', `${startupHolder.address}:2500000`, '--registrar', registrarFile]);
   connection = new Connection(localnet.rpc_url, { commitment: 'confirmed', wsEndpoint: localnet.rpc_url.replace('http', 'ws') });
 });
 
-after(() => localnet?.child.kill('SIGKILL'));
+after(() => {
+  localnet?.child.kill('SIGKILL');
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 let lastId = 0;
 async function post(body) {
@@ -57,16 +65,20 @@ async function wire(instructions, payer, blockhash) {
   return Buffer.from(getTransactionEncoder().encode(signedTransaction(instructions, payer, recent))).toString('base64');
 }
 
-/** InitTreasury of a new organisation at a non-canonical bump: the program refuses it with ACCOUNT_MISMATCH. */
-async function wrongBumpInitTreasury(authority) {
-  const orgId = `org_${authority.address.slice(0, 8)}`;
+/** InitTreasury of a new organisation not signed by the registrar: the program refuses it with ACCOUNT_MISMATCH. */
+async function unregisteredInitTreasury(payer) {
+  const orgId = `org_${payer.address.slice(0, 8)}`;
   const treasury = await treasuryPda(orgId);
   const token = await ata(treasury.address, MINT);
-  return initTreasury({
-    authority: authority.address, treasury: treasury.address, token: token.address, mint: MINT,
-    bump: (treasury.bump + 255) % 256, tokenBump: token.bump, orgId,
+  const instruction = initTreasury({
+    payer: payer.address, registrar: registrarAddress(), config: (await configPda()).address, authority: payer.address,
+    treasury: treasury.address, token: token.address, mint: MINT, bump: treasury.bump, tokenBump: token.bump, orgId,
   });
+  instruction.accounts[1] = { ...instruction.accounts[1], signer: false };
+  return instruction;
 }
+
+const registrarAddress = () => addressOf(Uint8Array.from(JSON.parse(readFileSync(registrarFile, 'utf8')).slice(32)));
 
 const send = (tx, config = {}) => call('sendTransaction', [tx, { encoding: 'base64', ...config }]);
 const statusOf = async (signature) => (await result('getSignatureStatuses', [[signature]])).value[0];
@@ -200,7 +212,7 @@ describe('through JSON-RPC', () => {
 
   test('a failing program instruction is refused by preflight, Solana-shaped, and lands nothing', async () => {
     const payer = await funded();
-    const tx = await wire([await wrongBumpInitTreasury(payer)], payer);
+    const tx = await wire([await unregisteredInitTreasury(payer)], payer);
     const before = await balance(payer.address);
     const response = await send(tx);
     assert.equal(response.error.code, -32002);
@@ -218,7 +230,7 @@ describe('through JSON-RPC', () => {
 
   test('with skipPreflight a failing transaction lands with its error and pays its fee; sent again it is AlreadyProcessed', async () => {
     const payer = await funded();
-    const tx = await wire([await wrongBumpInitTreasury(payer)], payer);
+    const tx = await wire([await unregisteredInitTreasury(payer)], payer);
     const before = await balance(payer.address);
     const signature = await result('sendTransaction', [tx, { encoding: 'base64', skipPreflight: true }]);
     const err = { InstructionError: [0, { Custom: E.ACCOUNT_MISMATCH }] };

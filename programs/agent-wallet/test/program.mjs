@@ -1,15 +1,23 @@
 // Instruction builders of the agent-wallet program and an organisation fixture on a World.
 import {
-  ATA_PROGRAM, Bytes, IX, Keypair, PROGRAM_ID, SYSTEM_PROGRAM, TOKEN_PROGRAM, USDC, ata, escrowPda, policyPda, r, s,
-  sha256, sw, treasuryPda, w, walletPda,
+  ATA_PROGRAM, Bytes, IX, Keypair, PROGRAM_ID, SYSTEM_PROGRAM, TOKEN_PROGRAM, USDC, ata, configPda, escrowPda, policyPda,
+  r, s, sha256, sw, treasuryPda, w, walletPda,
 } from './harness.mjs';
 
 export const ix = (accounts, data) => ({ programId: PROGRAM_ID, accounts, data });
 
-/** InitTreasury of `orgId`: the treasury PDA at `bump`, its associated token account `token` of `mint`. */
-export const initTreasury = ({ authority, treasury, token, mint, bump, tokenBump, orgId }) => ix(
-  [sw(authority), w(treasury), r(token), r(mint), r(SYSTEM_PROGRAM)],
-  new Bytes().u8(IX.INIT_TREASURY).u8(bump).u8(tokenBump).raw(sha256(orgId)).done(),
+/**
+ * InitTreasury of `orgId`, signed by the `registrar` the `config` account names: the treasury PDA at `bump`, its
+ * associated token account `token` of `mint`, answering to `authority`; `payer` pays its rent.
+ */
+export const initTreasury = ({ payer, registrar, config, treasury, token, mint, bump, tokenBump, orgId, authority }) => ix(
+  [sw(payer), s(registrar), r(config), w(treasury), r(token), r(mint), r(SYSTEM_PROGRAM)],
+  new Bytes().u8(IX.INIT_TREASURY).u8(bump).u8(tokenBump).raw(sha256(orgId)).key(authority).done(),
+);
+
+/** SetAuthority: the organisation's current `authority` hands its treasury to `next`. */
+export const setAuthority = ({ authority, treasury, next }) => ix(
+  [s(authority), w(treasury)], new Bytes().u8(IX.SET_AUTHORITY).key(next).done(),
 );
 
 export const FLAG = { MAX_PER_TX: 1, MAX_PER_DAY: 2, MAX_PER_MONTH: 4, VELOCITY_CAP: 8, EXPIRY: 16, CO_SIGN: 32 };
@@ -53,19 +61,27 @@ export class Org {
   async init() {
     this.mintAuthority = this.world.mintAuthority ??= new Keypair();
     this.mint = this.world.mint ??= this.world.createMint(this.mintAuthority);
+    await this.world.configure(this.mint);
+    this.config = (await configPda()).address;
     this.treasury = await treasuryPda(this.orgId);
     this.treasuryToken = await this.world.createAta(this.treasury.address, this.mint);
     const { bump: tokenBump } = await ata(this.treasury.address, this.mint);
     this.treasuryTokenBump = tokenBump;
-    this.world.run('init_treasury', this.initTreasury(), [this.authority]).expectOk();
+    this.world.run('init_treasury', this.initTreasury(), [this.world.registrar]).expectOk();
   }
 
   initTreasury(overrides = {}) {
     return initTreasury({
-      authority: this.authority.address, treasury: overrides.treasury ?? this.treasury.address,
+      payer: this.world.payer.address, registrar: overrides.registrar ?? this.world.registrar.address,
+      config: this.config, authority: this.authority.address, treasury: overrides.treasury ?? this.treasury.address,
       token: overrides.token ?? this.treasuryToken, mint: overrides.mint ?? this.mint,
-      bump: overrides.bump ?? this.treasury.bump, tokenBump: this.treasuryTokenBump, orgId: this.orgId,
+      bump: overrides.bump ?? this.treasury.bump, tokenBump: overrides.tokenBump ?? this.treasuryTokenBump,
+      orgId: this.orgId,
     });
+  }
+
+  setAuthority(next, authority = this.authority.address) {
+    return setAuthority({ authority, treasury: this.treasury.address, next });
   }
 
   deposit(amount) {
@@ -79,8 +95,8 @@ export class Org {
   }
 
   writePolicy(policy, policyId, rules, n) {
-    return ix([sw(this.authority.address), r(this.treasury.address), w(policy.address), r(SYSTEM_PROGRAM)],
-      writePolicyData(policy.bump, policyId, rules, n));
+    return ix([sw(this.world.payer.address), s(this.authority.address), r(this.treasury.address), w(policy.address),
+      r(SYSTEM_PROGRAM)], writePolicyData(policy.bump, policyId, rules, n));
   }
 
   writePolicyEntries(policy, version, start, entries) {
@@ -106,7 +122,7 @@ export class Org {
 
   createWallet(wallet, overrides = {}) {
     return ix([
-      sw(this.authority.address), r(overrides.treasury ?? this.treasury.address),
+      sw(this.world.payer.address), s(this.authority.address), r(overrides.treasury ?? this.treasury.address),
       w(overrides.wallet ?? wallet.address), r(overrides.token ?? wallet.token),
       r(overrides.policy ?? wallet.policy), r(this.mint), r(SYSTEM_PROGRAM),
     ], new Bytes().u8(IX.CREATE_WALLET).u8(overrides.bump ?? wallet.bump).u8(overrides.tokenBump ?? wallet.tokenBump)

@@ -54,7 +54,7 @@ describe('success paths', () => {
 
   test('init treasury and create wallet are idempotent; a second wallet of another agent is separate', async (t) => {
     const { world, org } = await setup(t);
-    world.run('init_treasury', org.initTreasury(), [org.authority]).expectOk();
+    world.run('init_treasury', org.initTreasury(), [world.registrar]).expectOk();
     const { wallet, policy } = await fundedWallet(world, org, 'pol_a', {});
     world.send([org.createWallet(wallet)], [org.authority]).expectOk();
     assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
@@ -477,7 +477,7 @@ describe('attacks', () => {
     const otherMint = world.createMint(otherMintAuthority);
     const bobOther = await world.createAta(bob.address, otherMint);
     org.payAs(wallet, bobOther, USDC).expectError(E.ACCOUNT_MISMATCH);
-    world.send([org.initTreasury({ mint: otherMint })], [org.authority]).expectError(E.ACCOUNT_MISMATCH);
+    world.send([org.initTreasury({ mint: otherMint })], [world.registrar]).expectError(E.ACCOUNT_MISMATCH);
     assert.equal(world.tokenBalance(wallet.token), 10n * USDC);
   });
 

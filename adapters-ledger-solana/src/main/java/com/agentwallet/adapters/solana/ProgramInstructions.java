@@ -41,15 +41,17 @@ final class ProgramInstructions {
         this.mint = mint;
     }
 
-    TransactionInstruction initTreasury(PublicKey authority, PublicKey treasury, int bump, PublicKey token,
-                                        int tokenBump, byte[] orgHash) {
-        return ix(List.of(signerWritable(authority), writable(treasury), readonly(token), readonly(mint),
-                readonly(SYSTEM_PROGRAM)), new Bytes().u8(Instructions.INIT_TREASURY).u8(bump).u8(tokenBump).raw(orgHash));
+    /** Opens the organisation's treasury, answering to {@code authority}; the registrar signs, the payer pays. */
+    TransactionInstruction initTreasury(PublicKey payer, PublicKey registrar, PublicKey config, PublicKey treasury,
+                                        int bump, PublicKey token, int tokenBump, byte[] orgHash, PublicKey authority) {
+        return ix(List.of(signerWritable(payer), signer(registrar), readonly(config), writable(treasury), readonly(token),
+                        readonly(mint), readonly(SYSTEM_PROGRAM)),
+                new Bytes().u8(Instructions.INIT_TREASURY).u8(bump).u8(tokenBump).raw(orgHash).raw(authority.toByteArray()));
     }
 
-    TransactionInstruction createWallet(PublicKey authority, PublicKey treasury, PublicKey wallet, int bump,
-                                        PublicKey token, int tokenBump, PublicKey policy, byte[] agentHash) {
-        return ix(List.of(signerWritable(authority), readonly(treasury), writable(wallet), readonly(token),
+    TransactionInstruction createWallet(PublicKey payer, PublicKey authority, PublicKey treasury, PublicKey wallet,
+                                        int bump, PublicKey token, int tokenBump, PublicKey policy, byte[] agentHash) {
+        return ix(List.of(signerWritable(payer), signer(authority), readonly(treasury), writable(wallet), readonly(token),
                         readonly(policy), readonly(mint), readonly(SYSTEM_PROGRAM)),
                 new Bytes().u8(Instructions.CREATE_WALLET).u8(bump).u8(tokenBump).raw(agentHash));
     }
@@ -61,7 +63,7 @@ final class ProgramInstructions {
     }
 
     /** Writes the policy with its first {@code first} entries; the rest follow with {@link #writePolicyEntries}. */
-    TransactionInstruction writePolicy(PublicKey authority, PublicKey treasury, PublicKey policy, int bump,
+    TransactionInstruction writePolicy(PublicKey payer, PublicKey authority, PublicKey treasury, PublicKey policy, int bump,
                                        byte[] policyHash, long version, PolicyRules rules, int allowedCount,
                                        int blockedCount, List<byte[]> first) {
         int flags = flag(rules.maxPerTx(), FLAG_MAX_PER_TX) | flag(rules.maxPerDay(), FLAG_MAX_PER_DAY)
@@ -75,8 +77,8 @@ final class ProgramInstructions {
                 .raw(rules.coSigner().map(key -> new PublicKey(key).toByteArray()).orElse(new byte[32]))
                 .u8(allowedCount).u8(blockedCount).u8(first.size()).u8(0);
         first.forEach(data::raw);
-        return ix(List.of(signerWritable(authority), readonly(treasury), writable(policy), readonly(SYSTEM_PROGRAM)),
-                data);
+        return ix(List.of(signerWritable(payer), signer(authority), readonly(treasury), writable(policy),
+                readonly(SYSTEM_PROGRAM)), data);
     }
 
     TransactionInstruction writePolicyEntries(PublicKey authority, PublicKey treasury, PublicKey policy, long version,

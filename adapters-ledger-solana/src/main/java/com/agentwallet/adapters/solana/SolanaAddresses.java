@@ -35,6 +35,11 @@ final class SolanaAddresses {
         return mint;
     }
 
+    /** The program's configuration account: its registrar and mint. */
+    ProgramAddress config() {
+        return ProgramAddress.find(List.of(utf8("config")), programId);
+    }
+
     ProgramAddress treasury(byte[] orgHash) {
         return ProgramAddress.find(List.of(utf8("treasury"), orgHash), programId);
     }

@@ -419,7 +419,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash, treasury));
         instructions.add(Instructions.transferChecked(token(address(keys.feePayer())), addresses.mint(),
                 token(addresses.treasury(orgHash).address()), keys.feePayer(), deposit.amount().micros()));
-        return new Send(instructions, List.of());
+        return new Send(instructions, List.of(keys.registrar()));
     }
 
     private Plan openWallet(LedgerInstruction.OpenWallet open) throws RpcException {
@@ -429,10 +429,12 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash));
         instructions.add(Instructions.createTokenAccountIdempotent(keys.feePayer(), key(walletToken.address()),
                 key(open.wallet()), addresses.mint()));
-        instructions.add(program.createWallet(keys.feePayer(), key(addresses.treasury(orgHash).address()),
+        Account authority = authority(orgHash);
+        instructions.add(program.createWallet(keys.feePayer(), authority.getPublicKey(),
+                key(addresses.treasury(orgHash).address()),
                 key(open.wallet()), derived.bump(), key(walletToken.address()), walletToken.bump(),
                 key(addresses.policy(orgHash, open.policy().value()).address()), hash(open.agentId())));
-        return new Send(instructions, List.of());
+        return new Send(instructions, List.of(keys.registrar(), authority));
     }
 
     /** A policy in one transaction, or, when its recipients do not fit, the policy then its remaining entries. */
@@ -449,18 +451,21 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         ProgramAddress policy = addresses.policy(orgHash, write.policy().value());
         PublicKey treasury = key(addresses.treasury(orgHash).address());
         List<byte[]> first = entries.subList(0, Math.min(FIRST_POLICY_ENTRIES, entries.size()));
+        Account authority = authority(orgHash);
         LedgerOutcome outcome = once(write.operationId(), () -> {
             List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash));
-            instructions.add(program.writePolicy(keys.feePayer(), treasury, key(policy.address()), policy.bump(),
-                    hash(write.policy().value()), write.version(), write.rules(), allowed.size(), blocked.size(), first));
-            return new Send(instructions, List.of());
+            instructions.add(program.writePolicy(keys.feePayer(), authority.getPublicKey(), treasury,
+                    key(policy.address()), policy.bump(), hash(write.policy().value()), write.version(), write.rules(),
+                    allowed.size(), blocked.size(), first));
+            return new Send(instructions, List.of(keys.registrar(), authority));
         });
         for (int start = first.size(); start < entries.size() && outcome instanceof LedgerOutcome.Confirmed;
              start += MORE_POLICY_ENTRIES) {
             int from = start;
             List<byte[]> chunk = entries.subList(from, Math.min(from + MORE_POLICY_ENTRIES, entries.size()));
             outcome = once(write.operationId() + "#entries@" + from, () -> new Send(List.of(program.writePolicyEntries(
-                    keys.feePayer(), treasury, key(policy.address()), write.version(), from, chunk)), List.of()));
+                    authority.getPublicKey(), treasury, key(policy.address()), write.version(), from, chunk)),
+                    List.of(authority)));
         }
         return outcome;
     }
@@ -471,8 +476,9 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(session.wallet());
         }
         PublicKey sessionKey = keys.session(programId, session.wallet(), session.version()).getPublicKey();
-        return new Send(List.of(program.setSessionKey(keys.feePayer(), wallet.get().treasury(), key(session.wallet()),
-                sessionKey, session.expiresAt())), List.of());
+        Account authority = authority(wallet.get().orgHash());
+        return new Send(List.of(program.setSessionKey(authority.getPublicKey(), wallet.get().treasury(),
+                key(session.wallet()), sessionKey, session.expiresAt())), List.of(authority));
     }
 
     private Plan updateWallet(LedgerInstruction.UpdateWallet update) throws RpcException {
@@ -481,14 +487,17 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(update.wallet());
         }
         PublicKey policy = key(addresses.policy(wallet.get().orgHash(), update.policy().value()).address());
-        return new Send(List.of(program.updateWallet(keys.feePayer(), wallet.get().treasury(), key(update.wallet()),
-                policy, update.status())), List.of());
+        Account authority = authority(wallet.get().orgHash());
+        return new Send(List.of(program.updateWallet(authority.getPublicKey(), wallet.get().treasury(),
+                key(update.wallet()), policy, update.status())), List.of(authority));
     }
 
     private Plan move(int tag, OrgId orgId, LedgerAddress wallet, Usdc amount) {
-        LedgerAddress treasury = addresses.treasury(hash(orgId.value())).address();
-        return new Send(List.of(program.move(tag, keys.feePayer(), key(treasury), token(treasury), key(wallet),
-                token(wallet), amount)), List.of());
+        byte[] orgHash = hash(orgId.value());
+        LedgerAddress treasury = addresses.treasury(orgHash).address();
+        Account authority = authority(orgHash);
+        return new Send(List.of(program.move(tag, authority.getPublicKey(), key(treasury), token(treasury), key(wallet),
+                token(wallet), amount)), List.of(authority));
     }
 
     private Plan pay(LedgerInstruction.Pay pay) throws RpcException {
@@ -610,13 +619,14 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         }
         LedgerAddress escrow = addresses.escrow(release.wallet(), release.escrow().value()).address();
         PublicKey receiverToken = token(receiver.get());
+        Account authority = authority(wallet.get().orgHash());
         TransactionInstruction payout = release.proof().isPresent()
-                ? program.escrowRelease(keys.feePayer(), wallet.get().treasury(), key(escrow), token(escrow),
+                ? program.escrowRelease(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
                 receiverToken, HexFormat.of().parseHex(release.proof().get()))
-                : program.escrowResolve(keys.feePayer(), wallet.get().treasury(), key(escrow), token(escrow),
+                : program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
                 receiverToken, key(release.wallet()), ProgramInstructions.RESOLVE_RELEASE);
         return new Send(List.of(Instructions.createTokenAccountIdempotent(keys.feePayer(), receiverToken,
-                key(receiver.get()), addresses.mint()), payout), List.of());
+                key(receiver.get()), addresses.mint()), payout), List.of(authority));
     }
 
     private Plan refund(LedgerInstruction.EscrowRefund refund) throws RpcException {
@@ -625,11 +635,12 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(refund.wallet());
         }
         LedgerAddress escrow = addresses.escrow(refund.wallet(), refund.escrow().value()).address();
+        Account authority = authority(wallet.get().orgHash());
         return new Send(List.of(refund.resolution()
-                ? program.escrowResolve(keys.feePayer(), wallet.get().treasury(), key(escrow), token(escrow),
+                ? program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
                 token(refund.wallet()), key(refund.wallet()), ProgramInstructions.RESOLVE_REFUND)
                 : program.escrowRefund(key(escrow), token(escrow), key(refund.wallet()), token(refund.wallet()))),
-                List.of());
+                List.of(authority));
     }
 
     private Plan dispute(LedgerInstruction.EscrowDispute dispute) throws RpcException {
@@ -638,7 +649,9 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(dispute.wallet());
         }
         LedgerAddress escrow = addresses.escrow(dispute.wallet(), dispute.escrow().value()).address();
-        return new Send(List.of(program.escrowDispute(keys.feePayer(), wallet.get().treasury(), key(escrow))), List.of());
+        Account authority = authority(wallet.get().orgHash());
+        return new Send(List.of(program.escrowDispute(authority.getPublicKey(), wallet.get().treasury(), key(escrow))),
+                List.of(authority));
     }
 
     // ------------------------------------------------------------------ accounts
@@ -670,7 +683,8 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         if (data.isEmpty()) {
             return new TreasuryAccount(false, Optional.empty());
         }
-        Optional<String> foreign = ProgramAccounts.foreignTreasury(data.get(), keys.feePayer(), addresses.mint())
+        Optional<String> foreign = ProgramAccounts.foreignTreasury(data.get(), authority(orgHash).getPublicKey(),
+                addresses.mint())
                 .map(why -> "the treasury account " + treasury.base58() + " " + why);
         if (foreign.isEmpty()) {
             treasuries.add(treasury.base58());
@@ -695,8 +709,14 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         return List.of(
                 Instructions.createTokenAccountIdempotent(keys.feePayer(), key(token.address()), key(treasury.address()),
                         addresses.mint()),
-                program.initTreasury(keys.feePayer(), key(treasury.address()), treasury.bump(), key(token.address()),
-                        token.bump(), orgHash));
+                program.initTreasury(keys.feePayer(), keys.registrar().getPublicKey(), key(addresses.config().address()),
+                        key(treasury.address()), treasury.bump(), key(token.address()), token.bump(), orgHash,
+                        authority(orgHash).getPublicKey()));
+    }
+
+    /** The organisation's own authority: it alone signs the organisation's administrative instructions. */
+    private Account authority(byte[] orgHash) {
+        return keys.orgAuthority(programId, orgHash);
     }
 
     private PublicKey token(LedgerAddress owner) {

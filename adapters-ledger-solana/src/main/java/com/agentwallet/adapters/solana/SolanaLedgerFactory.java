@@ -14,6 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -27,9 +30,12 @@ import java.util.function.Function;
  *   <li>{@code usdc_mint}: overrides the cluster's USDC mint;</li>
  *   <li>{@code program_id}: the deployed wallet program;</li>
  *   <li>{@code commitment}: {@code processed}, {@code confirmed} (default) or {@code finalized};</li>
- *   <li>{@code fee_payer_keypair}: a solana-keygen JSON keypair file; or else the environment
- *       variable named by {@code fee_payer_env} (default {@code AGENT_WALLET_FEE_PAYER}) holding the
- *       JSON array or the base58 secret key. The key is never logged;</li>
+ *   <li>four keys, each a solana-keygen JSON keypair file {@code <key>_keypair}, or else the
+ *       environment variable named by {@code <key>_env} (default {@code AGENT_WALLET_<KEY>}) holding
+ *       the JSON array or the base58 secret key, and all different (docs/PROGRAM.md, "Keys and
+ *       custody"): {@code fee_payer} pays fees and rent; {@code registrar} opens organisations'
+ *       treasuries; {@code authority_root} derives each organisation's authority;
+ *       {@code session_root} derives the wallets' session keys. No key is ever logged;</li>
  *   <li>{@code timeout_ms} (default 60000) to wait for a confirmation, {@code poll_interval_ms}
  *       (default 400) between status polls, {@code rpc_timeout_ms} (default 10000) per RPC call;</li>
  *   <li>{@code persist} ({@code true}: the submissions journal is kept under {@code <data>/ledger-solana/}).</li>
@@ -37,7 +43,13 @@ import java.util.function.Function;
  */
 public final class SolanaLedgerFactory implements LedgerAdapterFactory {
     public static final String NAME = "solana";
-    public static final String DEFAULT_FEE_PAYER_ENV = "AGENT_WALLET_FEE_PAYER";
+    /** The adapter's keys by setting name, in {@link Keys}' order. */
+    static final List<String> KEY_NAMES = List.of("fee_payer", "registrar", "authority_root", "session_root");
+    /** What each key is for, in the error that names a missing one. */
+    private static final Map<String, String> KEY_ROLES = Map.of("fee_payer", "a fee payer",
+            "registrar", "the registrar named in the program's configuration",
+            "authority_root", "the root of the organisations' authorities",
+            "session_root", "the root of the session keys");
     /** The USDC mints of the clusters (localnet uses devnet's address for its own mint). */
     static final Map<String, String> USDC_MINTS = Map.of(
             "mainnet", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
@@ -75,13 +87,24 @@ public final class SolanaLedgerFactory implements LedgerAdapterFactory {
                 ? Submissions.open(context.dataDirectory().resolve("ledger-solana").resolve("submissions.jsonl"))
                 : Submissions.inMemory();
         return new SolanaLedger(rpc, commitment, address(context, "program_id", DEFAULT_PROGRAM_ID),
-                new PublicKey(address(context, "usdc_mint", mint).bytes()), new Keys(feePayer(context)), journal,
+                new PublicKey(address(context, "usdc_mint", mint).bytes()), keys(context), journal,
                 Duration.ofMillis(context.longSetting("timeout_ms", 60_000)),
                 Duration.ofMillis(context.longSetting("poll_interval_ms", 400)));
     }
 
-    private Account feePayer(LedgerContext context) {
-        Optional<String> file = context.setting("fee_payer_keypair");
+    private Keys keys(LedgerContext context) {
+        List<Account> accounts = new ArrayList<>();
+        KEY_NAMES.forEach(name -> accounts.add(keypair(context, name, KEY_ROLES.get(name))));
+        try {
+            return new Keys(accounts.get(0), accounts.get(1), accounts.get(2), accounts.get(3));
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("ledger.keys", e.getMessage());
+        }
+    }
+
+    private Account keypair(LedgerContext context, String name, String role) {
+        String setting = name + "_keypair";
+        Optional<String> file = context.setting(setting);
         String source;
         String text;
         if (file.isPresent()) {
@@ -89,16 +112,16 @@ public final class SolanaLedgerFactory implements LedgerAdapterFactory {
             try {
                 text = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new ValidationException("ledger.fee_payer_keypair", "cannot read " + source + ": " + e.getMessage());
+                throw new ValidationException("ledger." + setting, "cannot read " + source + ": " + e.getMessage());
             }
         } else {
-            String variable = context.setting("fee_payer_env", DEFAULT_FEE_PAYER_ENV);
+            String variable = context.setting(name + "_env", "AGENT_WALLET_" + name.toUpperCase(Locale.ROOT));
             source = "the environment variable " + variable;
             text = Optional.ofNullable(environment.apply(variable)).orElseThrow(() -> new ValidationException(
-                    "ledger.fee_payer_keypair", "the solana ledger needs a fee payer: set 'fee_payer_keypair' to a "
+                    "ledger." + setting, "the solana ledger needs " + role + ": set '" + setting + "' to a "
                     + "keypair file or put the secret key in " + source));
         }
-        return Keys.parse(text).orElseThrow(() -> new ValidationException("ledger.fee_payer_keypair",
+        return Keys.parse(text).orElseThrow(() -> new ValidationException("ledger." + setting,
                 source + " does not hold a 64-byte Ed25519 secret key (solana-keygen JSON or base58)"));
     }
 

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The project's local validator stand-in ({@code programs/agent-wallet/localnet}, LiteSVM behind
  * Solana's JSON-RPC) as a child process of the test JVM, with the built wallet program loaded and
- * a fee payer funded with SOL and USDC. It exits with the JVM (its stdin closes).
+ * configured (its registrar is this localnet's), and a fee payer funded with SOL and USDC. It exits
+ * with the JVM (its stdin closes). The service's four keys are made here, one of each.
  */
 public final class Localnet implements AutoCloseable {
     /** The built program's folder; Maven passes it, an IDE run finds it beside the module. */
@@ -40,26 +42,34 @@ public final class Localnet implements AutoCloseable {
     private final Process process;
     private final String rpcUrl;
     private final Account feePayer;
+    private final Account registrar;
+    private final Account authorityRoot = new Account();
+    private final Account sessionRoot = new Account();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private Localnet(Process process, String rpcUrl, Account feePayer) {
+    private Localnet(Process process, String rpcUrl, Account feePayer, Account registrar) {
         this.process = process;
         this.rpcUrl = rpcUrl;
         this.feePayer = feePayer;
+        this.registrar = registrar;
     }
 
     /** Starts a localnet whose fee payer holds 1,000 SOL and a billion USDC. */
     public static Localnet start() {
         Account feePayer = new Account();
+        Account registrar = new Account();
         Path directory = Path.of(PROGRAM_DIR).toAbsolutePath().normalize();
         if (!Files.exists(directory.resolve("target/agent_wallet.so"))) {
             throw new IllegalStateException("the wallet program is not built: run `mvn -pl programs/agent-wallet verify` "
                     + "(or `node build.mjs` in " + directory + ")");
         }
-        List<String> command = new ArrayList<>(List.of("node", "localnet/server.mjs", "--port", "0",
-                "--exit-on-stdin-close", "--airdrop", feePayer.getPublicKeyBase58() + ":" + 1_000 * SOL,
-                "--usdc", feePayer.getPublicKeyBase58() + ":" + FLOAT_MICROS));
         try {
+            Path registrarFile = Files.createTempFile("localnet-registrar", ".json");
+            registrarFile.toFile().deleteOnExit();
+            Files.writeString(registrarFile, keypairJson(registrar));
+            List<String> command = new ArrayList<>(List.of("node", "localnet/server.mjs", "--port", "0",
+                    "--exit-on-stdin-close", "--airdrop", feePayer.getPublicKeyBase58() + ":" + 1_000 * SOL,
+                    "--usdc", feePayer.getPublicKeyBase58() + ":" + FLOAT_MICROS, "--registrar", registrarFile.toString()));
             Process process = new ProcessBuilder(command).directory(directory.toFile())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -67,7 +77,7 @@ public final class Localnet implements AutoCloseable {
             if (ready == null) {
                 throw new IllegalStateException("localnet exited before it was ready: " + process.waitFor());
             }
-            return new Localnet(process, JSON.readTree(ready).get("rpc_url").asText(), feePayer);
+            return new Localnet(process, JSON.readTree(ready).get("rpc_url").asText(), feePayer, registrar);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start localnet in " + directory, e);
         } catch (InterruptedException e) {
@@ -84,10 +94,20 @@ public final class Localnet implements AutoCloseable {
         return feePayer;
     }
 
-    /** The fee payer's secret key as solana-keygen writes it. */
-    private String feePayerKeypairJson() {
+    /** The registrar the program's configuration names. */
+    public Account registrar() {
+        return registrar;
+    }
+
+    /** The four keys {@link #ledgerSettings} gives a ledger on this localnet. */
+    Keys keys() {
+        return new Keys(feePayer, registrar, authorityRoot, sessionRoot);
+    }
+
+    /** A secret key as solana-keygen writes it. */
+    private static String keypairJson(Account account) {
         StringBuilder json = new StringBuilder("[");
-        for (byte b : feePayer.getSecretKey()) {
+        for (byte b : account.getSecretKey()) {
             json.append(json.length() > 1 ? "," : "").append(b & 0xff);
         }
         return json.append(']').toString();
@@ -95,17 +115,27 @@ public final class Localnet implements AutoCloseable {
 
     /**
      * The settings of a {@code solana} ledger on this localnet, its fee payer's keypair written to
-     * {@code keypairFile}.
+     * {@code keypairFile} and its other keys beside it ({@code registrar.json}, {@code authority-root.json},
+     * {@code session-root.json}).
      */
     public Map<String, String> ledgerSettings(Path keypairFile) {
+        Path folder = keypairFile.toAbsolutePath().getParent();
+        Map<String, String> settings = new HashMap<>(Map.of("rpc_url", rpcUrl, "cluster", "localnet",
+                "commitment", "confirmed", "poll_interval_ms", "20", "timeout_ms", "20000"));
+        Map<String, Account> keys = Map.of("fee_payer", feePayer, "registrar", registrar, "authority_root", authorityRoot,
+                "session_root", sessionRoot);
         try {
-            Files.createDirectories(keypairFile.toAbsolutePath().getParent());
-            Files.writeString(keypairFile, feePayerKeypairJson());
+            Files.createDirectories(folder);
+            for (Map.Entry<String, Account> key : keys.entrySet()) {
+                Path file = key.getKey().equals("fee_payer") ? keypairFile
+                        : folder.resolve(key.getKey().replace('_', '-') + ".json");
+                Files.writeString(file, keypairJson(key.getValue()));
+                settings.put(key.getKey() + "_keypair", file.toString());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Map.of("rpc_url", rpcUrl, "cluster", "localnet", "commitment", "confirmed", "poll_interval_ms", "20",
-                "timeout_ms", "20000", "fee_payer_keypair", keypairFile.toString());
+        return Map.copyOf(settings);
     }
 
     /**

@@ -48,9 +48,9 @@ class ProgramLayoutTest {
 
     /** Each instruction's data as the adapter builds it from a sample's values. */
     private static final Map<String, Function<JsonNode, TransactionInstruction>> ENCODERS = Map.ofEntries(
-            Map.entry("init_treasury", v -> PROGRAM.initTreasury(ANY, ANY, v.get("bump").asInt(), ANY,
-                    v.get("token_bump").asInt(), bytes(v.get("org_hash")))),
-            Map.entry("create_wallet", v -> PROGRAM.createWallet(ANY, ANY, ANY, v.get("bump").asInt(), ANY,
+            Map.entry("init_treasury", v -> PROGRAM.initTreasury(ANY, ANY, ANY, ANY, v.get("bump").asInt(), ANY,
+                    v.get("token_bump").asInt(), bytes(v.get("org_hash")), key(v.get("authority")))),
+            Map.entry("create_wallet", v -> PROGRAM.createWallet(ANY, ANY, ANY, ANY, v.get("bump").asInt(), ANY,
                     v.get("token_bump").asInt(), ANY, bytes(v.get("agent_hash")))),
             Map.entry("set_session_key", v -> PROGRAM.setSessionKey(ANY, ANY, ANY, key(v.get("session_key")),
                     Instant.ofEpochSecond(v.get("expires_at").asLong()))),
@@ -77,6 +77,12 @@ class ProgramLayoutTest {
                     v.get("outcome").asInt())),
             Map.entry("escrow_refund", v -> PROGRAM.escrowRefund(ANY, ANY, ANY, ANY)));
 
+    /**
+     * Instructions the adapter never sends: {@code deploy.mjs} configures the program, and an
+     * organisation that takes its authority elsewhere signs {@code set_authority} with its own tools.
+     */
+    private static final Set<String> NOT_SENT = Set.of("configure", "set_authority");
+
     private static final Map<String, Integer> TAGS = Map.ofEntries(
             Map.entry("init_treasury", Instructions.INIT_TREASURY),
             Map.entry("create_wallet", Instructions.CREATE_WALLET),
@@ -95,7 +101,8 @@ class ProgramLayoutTest {
 
     @TestFactory
     Stream<DynamicTest> everyCorpusSampleEncodesToItsBytes() {
-        List<JsonNode> samples = list(CORPUS.get("samples"));
+        List<JsonNode> samples = list(CORPUS.get("samples")).stream()
+                .filter(sample -> !NOT_SENT.contains(sample.get("instruction").asText())).toList();
         assertThat(samples).isNotEmpty();
         return samples.stream().map(sample -> DynamicTest.dynamicTest(sample.get("instruction").asText(), () -> {
             String name = sample.get("instruction").asText();
@@ -107,7 +114,9 @@ class ProgramLayoutTest {
 
     @Test
     void everyInstructionHasAnEncoderAndItsTag() {
-        List<JsonNode> instructions = list(LAYOUT.get("instructions"));
+        List<JsonNode> instructions = list(LAYOUT.get("instructions")).stream()
+                .filter(ix -> !NOT_SENT.contains(ix.get("name").asText())).toList();
+        assertThat(list(LAYOUT.get("instructions"))).extracting(ix -> ix.get("name").asText()).containsAll(NOT_SENT);
         assertThat(instructions).extracting(ix -> ix.get("name").asText())
                 .containsExactlyInAnyOrderElementsOf(ENCODERS.keySet())
                 .containsExactlyInAnyOrderElementsOf(TAGS.keySet());
@@ -160,7 +169,7 @@ class ProgramLayoutTest {
         List<byte[]> entries = entries(v.get("entries"));
         assertThat(v.get("entries_in_data").asInt()).as("the adapter sends the entries it is given")
                 .isEqualTo(entries.size());
-        return PROGRAM.writePolicy(ANY, ANY, ANY, v.get("bump").asInt(), bytes(v.get("policy_hash")),
+        return PROGRAM.writePolicy(ANY, ANY, ANY, ANY, v.get("bump").asInt(), bytes(v.get("policy_hash")),
                 v.get("version").asLong(), rules, v.get("allowed_count").asInt(), v.get("blocked_count").asInt(),
                 entries);
     }

@@ -11,16 +11,22 @@ import org.p2p.solanaj.core.Account;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The plugin's settings: each mistake is named at startup, and the fee payer's secret is never shown. */
+/** The plugin's settings: each mistake is named at startup, and no key's secret is ever shown. */
 class SolanaLedgerFactoryTest {
     private static final Account FEE_PAYER = new Account();
     private static final String SECRET_JSON = json(FEE_PAYER.getSecretKey());
+    /** The adapter's four keys, each in its default environment variable. */
+    private static final Map<String, Account> KEYS = Map.of("AGENT_WALLET_FEE_PAYER", FEE_PAYER,
+            "AGENT_WALLET_REGISTRAR", new Account(), "AGENT_WALLET_AUTHORITY_ROOT", new Account(),
+            "AGENT_WALLET_SESSION_ROOT", new Account());
 
     @TempDir
     Path data;
@@ -31,39 +37,61 @@ class SolanaLedgerFactoryTest {
     }
 
     @Test
-    void theFeePayerIsReadFromAKeypairFileOrTheEnvironmentAsJsonOrBase58() throws Exception {
+    void eachKeyIsReadFromAKeypairFileOrTheEnvironmentAsJsonOrBase58() throws Exception {
+        assertThat(SolanaLedgerFactory.KEY_NAMES).containsExactly("fee_payer", "registrar", "authority_root",
+                "session_root");
         Path file = Files.writeString(data.resolve("fee-payer.json"), SECRET_JSON);
-        assertThat(create(Map.of("fee_payer_keypair", file.toString()), variable -> null)).isNotNull();
-        assertThat(create(Map.of(), variable -> variable.equals("AGENT_WALLET_FEE_PAYER") ? SECRET_JSON : null))
-                .isNotNull();
-        assertThat(create(Map.of("fee_payer_env", "MY_KEY"),
-                variable -> variable.equals("MY_KEY") ? FEE_PAYER.getPrivateKeyBase58() : null)).isNotNull();
+        assertThat(create(Map.of("fee_payer_keypair", file.toString()), without("AGENT_WALLET_FEE_PAYER"))).isNotNull();
+        assertThat(create(Map.of(), KEYS_AS_JSON)).isNotNull();
+        assertThat(create(Map.of("registrar_env", "MY_KEY"), variable -> variable.equals("MY_KEY")
+                ? KEYS.get("AGENT_WALLET_REGISTRAR").getPrivateKeyBase58()
+                : without("AGENT_WALLET_REGISTRAR").apply(variable))).isNotNull();
     }
 
     @Test
     void eachWrongSettingIsRefusedNamingItAndNeverTheSecret() {
-        assertRefused(Map.of("rpc_url", ""), "ledger.rpc_url", variable -> SECRET_JSON);
-        assertRefused(Map.of("commitment", "final"), "ledger.commitment", variable -> SECRET_JSON);
-        assertRefused(Map.of("cluster", "testnet"), "ledger.cluster", variable -> SECRET_JSON);
-        assertRefused(Map.of("program_id", "not-base58!"), "ledger.program_id", variable -> SECRET_JSON);
-        assertRefused(Map.of(), "ledger.fee_payer_keypair", variable -> null);
-        assertRefused(Map.of("fee_payer_keypair", data.resolve("missing.json").toString()), "ledger.fee_payer_keypair",
-                variable -> null);
+        assertRefused(Map.of("rpc_url", ""), "ledger.rpc_url", KEYS_AS_JSON);
+        assertRefused(Map.of("commitment", "final"), "ledger.commitment", KEYS_AS_JSON);
+        assertRefused(Map.of("cluster", "testnet"), "ledger.cluster", KEYS_AS_JSON);
+        assertRefused(Map.of("program_id", "not-base58!"), "ledger.program_id", KEYS_AS_JSON);
+        for (String name : SolanaLedgerFactory.KEY_NAMES) {
+            String variable = "AGENT_WALLET_" + name.toUpperCase(Locale.ROOT);
+            assertRefused(Map.of(), "ledger." + name + "_keypair", without(variable));
+            assertRefused(Map.of(name + "_keypair", data.resolve("missing.json").toString()), "ledger." + name + "_keypair",
+                    without(variable));
+        }
         String tampered = SECRET_JSON.replaceFirst("\\[\\d+", "[" + ((FEE_PAYER.getSecretKey()[0] & 0xff) ^ 1));
-        assertRefused(Map.of(), "ledger.fee_payer_keypair", variable -> tampered);
+        assertRefused(Map.of(), "ledger.fee_payer_keypair",
+                variable -> variable.equals("AGENT_WALLET_FEE_PAYER") ? tampered : KEYS_AS_JSON.apply(variable));
     }
 
     @Test
-    void theKeysShowOnlyThePublicKey() {
-        String shown = new Keys(FEE_PAYER).toString();
-        assertThat(shown).contains(FEE_PAYER.getPublicKeyBase58()).doesNotContain(FEE_PAYER.getPrivateKeyBase58());
+    void oneKeyInTwoRolesIsRefused() {
+        assertRefused(Map.of(), "ledger.keys", variable -> variable.equals("AGENT_WALLET_REGISTRAR") ? SECRET_JSON
+                : KEYS_AS_JSON.apply(variable));
+    }
+
+    @Test
+    void theKeysShowOnlyPublicKeys() {
+        Keys keys = new Keys(FEE_PAYER, KEYS.get("AGENT_WALLET_REGISTRAR"), KEYS.get("AGENT_WALLET_AUTHORITY_ROOT"),
+                KEYS.get("AGENT_WALLET_SESSION_ROOT"));
+        String shown = keys.toString();
+        assertThat(shown).contains(FEE_PAYER.getPublicKeyBase58());
+        KEYS.values().forEach(key -> assertThat(shown).doesNotContain(key.getPrivateKeyBase58()));
+    }
+
+    private static final Function<String, String> KEYS_AS_JSON = variable -> Optional.ofNullable(KEYS.get(variable))
+            .map(key -> json(key.getSecretKey())).orElse(null);
+
+    private static Function<String, String> without(String missing) {
+        return variable -> variable.equals(missing) ? null : KEYS_AS_JSON.apply(variable);
     }
 
     private void assertRefused(Map<String, String> settings, String field, Function<String, String> environment) {
         assertThatThrownBy(() -> create(settings, environment))
                 .isInstanceOf(ValidationException.class)
-                .hasMessageNotContaining(FEE_PAYER.getPrivateKeyBase58())
-                .hasMessageNotContaining(SECRET_JSON)
+                .satisfies(e -> KEYS.values().forEach(key -> assertThat(e.getMessage())
+                        .doesNotContain(key.getPrivateKeyBase58()).doesNotContain(json(key.getSecretKey()))))
                 .satisfies(e -> assertThat(((ValidationException) e).param()).isEqualTo(field));
     }
 

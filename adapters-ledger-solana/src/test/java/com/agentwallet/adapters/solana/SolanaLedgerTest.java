@@ -9,6 +9,7 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.LedgerPort;
@@ -32,6 +33,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -156,7 +158,7 @@ class SolanaLedgerTest {
         localnet.call("requestAirdrop", "[\"" + stranger.getPublicKeyBase58() + "\", 1000000000]");
 
         // Built by hand, past the adapter's own check: the stranger signs where the co-signer should.
-        Keys keys = new Keys(localnet.feePayer());
+        Keys keys = localnet.keys();
         SolanaAddresses addresses = new SolanaAddresses(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID),
                 new PublicKey(SolanaLedgerFactory.USDC_MINTS.get("localnet")));
         ProgramInstructions program = new ProgramInstructions(addresses.program(), addresses.mint());
@@ -183,34 +185,59 @@ class SolanaLedgerTest {
     }
 
     @Test
-    void noDepositGoesToATreasuryAStrangerInitialisedFirst() throws Exception {
+    void aStrangerCannotOpenAnOrganisationsTreasuryFirst() throws Exception {
         OrgId org = ids.org();
-        byte[] orgHash = SolanaAddresses.hash(org.value());
         Account stranger = new Account();
         localnet.call("requestAirdrop", "[\"" + stranger.getPublicKeyBase58() + "\", 1000000000]");
+        Optional<Map<?, ?>> error = initTreasury(org, stranger, stranger, stranger.getPublicKey());
+        assertThat(error).as("the stranger's init, signed by itself as registrar").isPresent();
+        assertThat(error.get().toString()).contains("Custom=" + ProgramError.ACCOUNT_MISMATCH.code());
+
+        // The organisation's treasury is still free: the service opens it with its first deposit.
+        confirmed(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")));
+        assertThat(ledger.balance(new LedgerAccount.Treasury(org))).isEqualTo(Usdc.parse("1000"));
+    }
+
+    @Test
+    void noDepositGoesToATreasuryOfAnotherAuthority() throws Exception {
+        // The registrar's key opens the organisation's treasury for another authority first (a
+        // deployment with another authority root, or an organisation that moved its authority away).
+        OrgId org = ids.org();
+        Account elsewhere = new Account();
+        assertThat(initTreasury(org, localnet.feePayer(), localnet.registrar(), elsewhere.getPublicKey())).isEmpty();
+
+        // An instruction that only names the treasury first must not make the adapter take it for its own.
+        LedgerAddress wallet = ledger.walletAddress(org, "agent-" + run);
+        assertThat(ledger.submit(new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-" + run,
+                ids.policy()))).as("a wallet under the other authority's treasury").isInstanceOf(LedgerOutcome.Rejected.class);
+        refused(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")), "account_mismatch");
+        assertThat(ledger.balance(new LedgerAccount.Treasury(org))).as("the other treasury").isEqualTo(Usdc.ZERO);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Sends init treasury for {@code org} paid by {@code payer}, signed as registrar by {@code registrar}; its error. */
+    private Optional<Map<?, ?>> initTreasury(OrgId org, Account payer, Account registrar, PublicKey authority)
+            throws Exception {
+        byte[] orgHash = SolanaAddresses.hash(org.value());
         SolanaAddresses addresses = new SolanaAddresses(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID),
                 new PublicKey(SolanaLedgerFactory.USDC_MINTS.get("localnet")));
         ProgramInstructions program = new ProgramInstructions(addresses.program(), addresses.mint());
         ProgramAddress treasury = addresses.treasury(orgHash);
         ProgramAddress token = addresses.tokenAccount(treasury.address());
         SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
-        LegacyMessage message = LegacyMessage.compile(stranger.getPublicKey(), List.of(
-                Instructions.createTokenAccountIdempotent(stranger.getPublicKey(), SolanaAddresses.key(token.address()),
+        LegacyMessage message = LegacyMessage.compile(payer.getPublicKey(), List.of(
+                Instructions.createTokenAccountIdempotent(payer.getPublicKey(), SolanaAddresses.key(token.address()),
                         SolanaAddresses.key(treasury.address()), addresses.mint()),
-                program.initTreasury(stranger.getPublicKey(), SolanaAddresses.key(treasury.address()), treasury.bump(),
-                        SolanaAddresses.key(token.address()), token.bump(), orgHash)), rpc.latestBlockhash().hash());
-        String signature = rpc.send(message.transaction(List.of(Keys.sign(stranger, message.bytes()))));
-        assertThat(rpc.statuses(List.of(signature)).get(0).orElseThrow().err()).as("the stranger's init").isNull();
-
-        // An instruction that only names the treasury first must not make the adapter take it for its own.
-        LedgerAddress wallet = ledger.walletAddress(org, "agent-" + run);
-        assertThat(ledger.submit(new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-" + run,
-                ids.policy()))).as("a wallet under the stranger's treasury").isInstanceOf(LedgerOutcome.Rejected.class);
-        refused(new LedgerInstruction.Deposit("deposit:" + run, org, Usdc.parse("1000")), "account_mismatch");
-        assertThat(ledger.balance(new LedgerAccount.Treasury(org))).as("the stranger's treasury").isEqualTo(Usdc.ZERO);
+                program.initTreasury(payer.getPublicKey(), registrar.getPublicKey(),
+                        SolanaAddresses.key(addresses.config().address()), SolanaAddresses.key(treasury.address()),
+                        treasury.bump(), SolanaAddresses.key(token.address()), token.bump(), orgHash, authority)),
+                rpc.latestBlockhash().hash());
+        List<byte[]> signatures = message.signers().stream()
+                .map(signer -> Keys.sign(signer.equals(payer.getPublicKey()) ? payer : registrar, message.bytes())).toList();
+        String signature = rpc.send(message.transaction(signatures));
+        return Optional.ofNullable((Map<?, ?>) rpc.statuses(List.of(signature)).get(0).orElseThrow().err());
     }
-
-    // ------------------------------------------------------------------ helpers
 
     private LedgerPort newLedger() {
         return localnet.ledger(clock, data);

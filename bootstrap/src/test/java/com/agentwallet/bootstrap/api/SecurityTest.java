@@ -84,14 +84,16 @@ class SecurityTest {
             SECRETS.put(each.id() + " co-signer key", each.coSignerSecretKey());
         }
         SECRETS.put("session signing key", read(server.dataDirectory().resolve("session-signing.key")).trim());
-        Path feePayer = server.dataDirectory().resolve(ApiServer.FEE_PAYER_FILE);
-        if (Files.exists(feePayer)) {
-            byte[] secret = keypairBytes(read(feePayer));
-            SECRETS.put("fee payer key (base58)", Base58.encode(secret));
-            SECRETS.put("fee payer seed (base58)", Base58.encode(Arrays.copyOf(secret, 32)));
-            SECRETS.put("fee payer key (base64)", Base64.getEncoder().encodeToString(secret));
-            SECRETS.put("fee payer key (hex)", HexFormat.of().formatHex(secret));
-            SECRETS.put("fee payer key (file)", read(feePayer).trim());
+        for (String file : List.of(ApiServer.FEE_PAYER_FILE, "registrar.json", "authority-root.json", "session-root.json")) {
+            Path keypair = server.dataDirectory().resolve(file);
+            if (Files.exists(keypair)) {
+                byte[] secret = keypairBytes(read(keypair));
+                SECRETS.put(file + " key (base58)", Base58.encode(secret));
+                SECRETS.put(file + " seed (base58)", Base58.encode(Arrays.copyOf(secret, 32)));
+                SECRETS.put(file + " key (base64)", Base64.getEncoder().encodeToString(secret));
+                SECRETS.put(file + " key (hex)", HexFormat.of().formatHex(secret));
+                SECRETS.put(file + " key (file)", read(keypair).trim());
+            }
         }
     }
 
