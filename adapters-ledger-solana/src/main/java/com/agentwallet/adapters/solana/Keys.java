@@ -1,61 +1,32 @@
 package com.agentwallet.adapters.solana;
 
-import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.solana.SessionKeys;
+import com.agentwallet.core.ledger.solana.SolanaKeypair;
 import org.p2p.solanaj.core.Account;
 import org.p2p.solanaj.core.PublicKey;
 import org.p2p.solanaj.utils.TweetNaclFast;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.util.Arrays;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The adapter's Ed25519 keys: the fee payer (which is also every treasury's authority), read from
- * a solana-keygen JSON file or base58 text, and the wallets' session keys, derived from the fee
- * payer's secret so that the service holds them without storing them: the session of version
- * {@code v} of wallet {@code w} has one key, and rotating to {@code v + 1} gives a new one.
+ * a solana-keygen JSON file or base58 text, and the wallets' session keys ({@link SessionKeys}),
+ * derived from the fee payer's secret so that the service holds them without storing them.
  * {@link #toString()} never shows a secret.
  */
 final class Keys {
-    private static final Pattern JSON_ARRAY = Pattern.compile("^\\s*\\[([0-9,\\s]+)]\\s*$");
-    private static final int SECRET_LENGTH = 64;
-
     private final Account feePayer;
+    private final SessionKeys sessions;
 
     Keys(Account feePayer) {
         this.feePayer = feePayer;
+        this.sessions = new SessionKeys(feePayer.getSecretKey());
     }
 
     /** A 64-byte secret key as solana-keygen writes it ({@code [n,n,...]}) or as base58 text. */
     static Optional<Account> parse(String text) {
-        Matcher array = JSON_ARRAY.matcher(text);
-        byte[] secret;
-        if (array.matches()) {
-            String[] numbers = array.group(1).split(",");
-            secret = new byte[numbers.length];
-            for (int i = 0; i < numbers.length; i++) {
-                int value = Integer.parseInt(numbers[i].trim());
-                if (value > 255) {
-                    return Optional.empty();
-                }
-                secret[i] = (byte) value;
-            }
-        } else {
-            secret = Base58.decode(text.trim()).orElse(new byte[0]);
-        }
-        if (secret.length != SECRET_LENGTH) {
-            return Optional.empty();
-        }
-        Account account = new Account(secret);
-        byte[] derivedPublic = TweetNaclFast.Signature.keyPair_fromSeed(Bytes.slice(secret, 0, 32)).getPublicKey();
-        return Arrays.equals(derivedPublic, account.getPublicKey().toByteArray())
-                ? Optional.of(account) : Optional.empty();
+        return SolanaKeypair.parse(text).map(keyPair -> new Account(keyPair.secretKey()));
     }
 
     PublicKey feePayer() {
@@ -68,15 +39,7 @@ final class Keys {
 
     /** The key of session {@code version} of {@code wallet}. */
     Account session(LedgerAddress programId, LedgerAddress wallet, long version) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(feePayer.getSecretKey(), "HmacSHA256"));
-            byte[] seed = mac.doFinal(("agent-wallet/session-key/v1|" + programId + "|" + wallet + "|" + version)
-                    .getBytes(StandardCharsets.UTF_8));
-            return new Account(TweetNaclFast.Signature.keyPair_fromSeed(seed).getSecretKey());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+        return new Account(sessions.keyPair(programId, wallet, version).secretKey());
     }
 
     static byte[] sign(Account signer, byte[] message) {
