@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.sim;
 
 import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.crypto.Ed25519KeyPair;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.ledger.LedgerAccount;
@@ -8,8 +9,11 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.ledger.solana.SessionKeys;
+import com.agentwallet.core.ledger.solana.SolanaPrograms;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.LedgerUnavailableException;
 
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
@@ -28,7 +32,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * A deterministic stand-in for Solana and the wallet program. Slots advance with the injected clock
  * (400 ms each from genesis); transaction signatures are real Ed25519 signatures by a fee-payer key
- * derived from the seed, so the same seed and inputs give the same slots and signatures. The
+ * derived from the seed (or configured), so the same seed and inputs give the same slots and
+ * signatures. Co-sign messages are the Solana adapter's, byte for byte ({@link CoSignMessages}),
+ * with session keys derived from the fee payer's secret as the Solana adapter derives them. The
  * program's rules run inside each simulated transaction ({@link WalletProgram}); every submission
  * is idempotent by operation id; a journal makes the chain outlive the process. Only the program's
  * own refusals are final: an injected fault refuses this submission, and the next one is tried anew.
@@ -50,12 +56,13 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
     /** Operations that were dropped in flight: a resubmission learns they expired. */
     private final Map<String, LedgerInstruction> dropped = new HashMap<>();
 
-    SimulatedLedger(LedgerAddress programId, Clock clock, Instant genesis, long seed, SimFaults faults,
-                    Journal journal) {
-        this.program = new WalletProgram(programId);
+    SimulatedLedger(LedgerAddress programId, LedgerAddress mint, Ed25519KeyPair feePayer, Ed25519KeyPair sessionRoot,
+                    Clock clock, Instant genesis, long seed, SimFaults faults, Journal journal) {
+        this.program = new WalletProgram(programId, new CoSignMessages(programId, mint,
+                LedgerAddress.of(feePayer.publicKey()), new SessionKeys(sessionRoot.secretKey())));
         this.clock = requireNonNull(clock, "clock is null");
         this.genesis = requireNonNull(genesis, "genesis is null");
-        this.feePayer = feePayerKey(seed);
+        this.feePayer = new Ed25519PrivateKeyParameters(feePayer.seed(), 0);
         this.faults = requireNonNull(faults, "faults is null");
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
@@ -64,8 +71,18 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     /** A simulator that keeps its chain in memory only, with no faults: for tests. */
     public static SimulatedLedger inMemory(Clock clock, long seed) {
-        return new SimulatedLedger(new LedgerAddress(DEFAULT_PROGRAM_ID), clock, DEFAULT_GENESIS, seed, SimFaults.NONE,
-                Journal.inMemory());
+        return new SimulatedLedger(new LedgerAddress(DEFAULT_PROGRAM_ID), SolanaPrograms.DEVNET_USDC_MINT,
+                defaultKey("fee-payer", seed), defaultKey("session-root", seed), clock, DEFAULT_GENESIS, seed,
+                SimFaults.NONE, Journal.inMemory());
+    }
+
+    /**
+     * A key ({@code fee-payer}, {@code session-root}) of a simulator that is given none: derived from
+     * its seed, so a demo is reproducible.
+     */
+    static Ed25519KeyPair defaultKey(String role, long seed) {
+        return Ed25519KeyPair.fromSeed(Hashing.sha256(("agent-wallet-sim/" + role + "/" + seed)
+                .getBytes(StandardCharsets.UTF_8)));
     }
 
     @Override
@@ -111,9 +128,12 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         }
     }
 
+    /** Read under the chain's lock: the message names the wallet's policy and its co-signer as the chain has them. */
     @Override
-    public byte[] coSignMessage(LedgerInstruction.Pay payment) {
-        return program.coSignMessage(payment);
+    public synchronized byte[] coSignMessage(LedgerInstruction.Pay payment) {
+        return program.coSignMessage(chain, payment).orElseThrow(() -> new LedgerUnavailableException("A co-signed "
+                + "payment needs an open wallet account and a Solana address as its recipient; no message for "
+                + payment.wallet() + " to '" + payment.recipient() + "'"));
     }
 
     @Override
@@ -179,11 +199,6 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         signer.init(true, feePayer);
         signer.update(message, 0, message.length);
         return Base58.encode(signer.generateSignature());
-    }
-
-    private static Ed25519PrivateKeyParameters feePayerKey(long seed) {
-        return new Ed25519PrivateKeyParameters(
-                Hashing.sha256(("agent-wallet-sim/fee-payer/" + seed).getBytes(StandardCharsets.UTF_8)), 0);
     }
 
     private static void pause(Duration latency) {

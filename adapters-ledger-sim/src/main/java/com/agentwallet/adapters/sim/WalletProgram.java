@@ -19,7 +19,6 @@ import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.policy.ViolationRule;
 import com.agentwallet.core.wallet.WalletStatus;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -35,9 +34,11 @@ final class WalletProgram {
     private static final int SIGNATURE_LENGTH = 64;
 
     private final LedgerAddress programId;
+    private final CoSignMessages coSignMessages;
 
-    WalletProgram(LedgerAddress programId) {
+    WalletProgram(LedgerAddress programId, CoSignMessages coSignMessages) {
         this.programId = requireNonNull(programId, "programId is null");
+        this.coSignMessages = requireNonNull(coSignMessages, "coSignMessages is null");
     }
 
     /** A refused instruction: the program error and a message. */
@@ -81,14 +82,12 @@ final class WalletProgram {
     }
 
     /**
-     * The message an operator co-signs for a payment: everything that identifies it, nothing that
-     * changes; like the real program's transaction message, it names the session key that signs it.
+     * The message an operator co-signs for a payment ({@link CoSignMessages}); empty when there is no
+     * such wallet, or the recipient is not an address a transaction can pay.
      */
-    byte[] coSignMessage(LedgerInstruction.Pay pay) {
-        return String.join("|", "agent-wallet/co-sign/v2", programId.base58(), pay.operationId(), pay.wallet().base58(),
-                        pay.recipient(), Long.toString(pay.amount().micros()), Long.toString(pay.requestedAt().toEpochMilli()),
-                        Long.toString(pay.sessionVersion()))
-                .getBytes(StandardCharsets.UTF_8);
+    Optional<byte[]> coSignMessage(ChainState chain, LedgerInstruction.Pay pay) {
+        return Optional.ofNullable(chain.wallets.get(pay.wallet().base58()))
+                .flatMap(wallet -> coSignMessages.of(chain, wallet, pay));
     }
 
     private Optional<Failure> deposit(ChainState chain, LedgerInstruction.Deposit deposit) {
@@ -198,7 +197,7 @@ final class WalletProgram {
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
         if (wallet != null && pay.coSignature().isPresent()) {
-            Optional<Failure> unsigned = verifyCoSignature(chain.policyOf(wallet).rules(), pay);
+            Optional<Failure> unsigned = verifyCoSignature(chain, wallet, pay);
             if (unsigned.isPresent()) {
                 return unsigned;
             }
@@ -225,13 +224,15 @@ final class WalletProgram {
         return ok();
     }
 
-    private Optional<Failure> verifyCoSignature(PolicyRules rules, LedgerInstruction.Pay pay) {
+    private Optional<Failure> verifyCoSignature(ChainState chain, WalletAccount wallet, LedgerInstruction.Pay pay) {
         String signature = pay.coSignature().orElseThrow();
         if (Base58.decode(signature, SIGNATURE_LENGTH).isEmpty()) {
             return fail(ProgramError.CO_SIGNATURE_INVALID, "the co-signature is not 64 bytes of base58");
         }
+        PolicyRules rules = chain.policyOf(wallet).rules();
         boolean asked = rules.requireCoSign().isPresent();
-        if (asked && !Ed25519.verify(rules.coSigner().orElseThrow(), coSignMessage(pay), signature)) {
+        if (asked && !coSignMessages.of(chain, wallet, pay)
+                .filter(message -> Ed25519.verify(rules.coSigner().orElseThrow(), message, signature)).isPresent()) {
             return fail(ProgramError.CO_SIGNATURE_INVALID,
                     "the co-signature is not the policy's co-signer's signature of this payment's message");
         }

@@ -1,21 +1,28 @@
 package com.agentwallet.adapters.solana;
 
+import com.agentwallet.core.ledger.solana.AssociatedTokenAccount;
+import com.agentwallet.core.ledger.solana.Bytes;
+import com.agentwallet.core.ledger.solana.Instruction;
+import com.agentwallet.core.ledger.solana.LegacyMessage;
 import org.p2p.solanaj.core.AccountMeta;
 import org.p2p.solanaj.core.PublicKey;
 import org.p2p.solanaj.core.TransactionInstruction;
 
 import java.util.List;
 
-import static com.agentwallet.adapters.solana.SolanaAddresses.ASSOCIATED_TOKEN_PROGRAM;
 import static com.agentwallet.adapters.solana.SolanaAddresses.RECENT_BLOCKHASHES_SYSVAR;
 import static com.agentwallet.adapters.solana.SolanaAddresses.RENT_SYSVAR;
 import static com.agentwallet.adapters.solana.SolanaAddresses.SYSTEM_PROGRAM;
 import static com.agentwallet.adapters.solana.SolanaAddresses.TOKEN_PROGRAM;
+import static com.agentwallet.adapters.solana.SolanaAddresses.address;
+import static com.agentwallet.adapters.solana.SolanaAddresses.key;
 
 /**
  * The instructions the adapter sends: the System program's (accounts with a seed, durable nonces),
  * SPL Token's {@code TransferChecked}, the Associated Token Account program's
- * {@code CreateIdempotent}, and the byte layouts of the wallet program (docs/PROGRAM.md).
+ * {@code CreateIdempotent}, and the byte layouts of the wallet program (docs/PROGRAM.md). Those a
+ * payment's transaction needs are core's ({@code com.agentwallet.core.ledger.solana}), which the
+ * simulator builds too; they are converted to and from solanaj's types here.
  */
 final class Instructions {
     static final int USDC_DECIMALS = 6;
@@ -30,7 +37,6 @@ final class Instructions {
     static final int UPDATE_WALLET = 5;
     static final int FUND = 6;
     static final int WITHDRAW = 7;
-    static final int PAY = 8;
     static final int ESCROW_LOCK = 9;
     static final int ESCROW_RELEASE = 10;
     static final int ESCROW_DISPUTE = 11;
@@ -60,11 +66,30 @@ final class Instructions {
         return new TransactionInstruction(programId, accounts, data);
     }
 
+    /** Core's instruction as solanaj's. */
+    static TransactionInstruction solanaj(Instruction instruction) {
+        return program(key(instruction.program()), instruction.accounts().stream()
+                .map(meta -> new AccountMeta(key(meta.key()), meta.signer(), meta.writable())).toList(), instruction.data());
+    }
+
+    /** Solanaj's instruction as core's. */
+    static Instruction core(TransactionInstruction instruction) {
+        return new Instruction(address(instruction.getProgramId()), instruction.getKeys().stream()
+                .map(meta -> new com.agentwallet.core.ledger.solana.AccountMeta(address(meta.getPublicKey()),
+                        meta.isSigner(), meta.isWritable())).toList(), instruction.getData());
+    }
+
+    /** The legacy message of solanaj's instructions. */
+    static LegacyMessage compile(PublicKey feePayer, List<TransactionInstruction> instructions, byte[] recentBlockhash) {
+        return LegacyMessage.compile(address(feePayer), instructions.stream().map(Instructions::core).toList(),
+                recentBlockhash);
+    }
+
     /** Creates {@code owner}'s associated token account of {@code mint} unless it exists; {@code payer} pays rent. */
     static TransactionInstruction createTokenAccountIdempotent(PublicKey payer, PublicKey tokenAccount, PublicKey owner,
                                                                PublicKey mint) {
-        return program(ASSOCIATED_TOKEN_PROGRAM, List.of(signerWritable(payer), writable(tokenAccount), readonly(owner),
-                readonly(mint), readonly(SYSTEM_PROGRAM), readonly(TOKEN_PROGRAM)), new byte[]{1});
+        return solanaj(AssociatedTokenAccount.createIdempotent(address(payer), address(tokenAccount), address(owner),
+                address(mint)));
     }
 
     static TransactionInstruction transferChecked(PublicKey source, PublicKey mint, PublicKey destination,
@@ -84,11 +109,5 @@ final class Instructions {
     static TransactionInstruction initializeNonce(PublicKey account, PublicKey authority) {
         return program(SYSTEM_PROGRAM, List.of(writable(account), readonly(RECENT_BLOCKHASHES_SYSVAR),
                 readonly(RENT_SYSVAR)), new Bytes().u32(6).raw(authority.toByteArray()).done());
-    }
-
-    /** The first instruction of a transaction whose "recent blockhash" is the nonce stored in {@code account}. */
-    static TransactionInstruction advanceNonce(PublicKey account, PublicKey authority) {
-        return program(SYSTEM_PROGRAM, List.of(writable(account), readonly(RECENT_BLOCKHASHES_SYSVAR), signer(authority)),
-                new Bytes().u32(4).done());
     }
 }

@@ -2,6 +2,7 @@ package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.solana.Bytes;
 import org.p2p.solanaj.core.PublicKey;
 
 import java.nio.charset.StandardCharsets;

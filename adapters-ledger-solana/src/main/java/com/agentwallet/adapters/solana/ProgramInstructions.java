@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.solana;
 
+import com.agentwallet.core.ledger.solana.Bytes;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -8,7 +9,6 @@ import org.p2p.solanaj.core.PublicKey;
 import org.p2p.solanaj.core.TransactionInstruction;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -113,14 +113,6 @@ final class ProgramInstructions {
                                 PublicKey wallet, PublicKey walletToken, Usdc amount) {
         return ix(List.of(signer(authority), readonly(treasury), writable(treasuryToken), readonly(wallet),
                 writable(walletToken), readonly(mint), readonly(TOKEN_PROGRAM)), new Bytes().u8(tag).u64(amount.micros()));
-    }
-
-    TransactionInstruction pay(PublicKey session, PublicKey wallet, PublicKey walletToken, PublicKey policy,
-                               PublicKey recipientToken, Usdc amount, Optional<PublicKey> coSigner) {
-        List<AccountMeta> accounts = new ArrayList<>(List.of(signer(session), writable(wallet), writable(walletToken),
-                readonly(policy), writable(recipientToken), readonly(mint), readonly(TOKEN_PROGRAM)));
-        coSigner.ifPresent(key -> accounts.add(signer(key)));
-        return ix(accounts, new Bytes().u8(Instructions.PAY).u64(amount.micros()));
     }
 
     TransactionInstruction escrowLock(PublicKey session, PublicKey payer, PublicKey wallet, PublicKey walletToken,

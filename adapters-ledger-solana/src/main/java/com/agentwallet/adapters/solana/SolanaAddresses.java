@@ -3,6 +3,8 @@ package com.agentwallet.adapters.solana;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.ProgramAddress;
+import com.agentwallet.core.ledger.solana.AssociatedTokenAccount;
+import com.agentwallet.core.ledger.solana.SolanaPrograms;
 import org.p2p.solanaj.core.PublicKey;
 
 import java.nio.charset.StandardCharsets;
@@ -13,11 +15,10 @@ import java.util.List;
  * accounts, derived exactly as the program and every SDK derive them.
  */
 final class SolanaAddresses {
-    static final PublicKey SYSTEM_PROGRAM = new PublicKey("11111111111111111111111111111111");
-    static final PublicKey TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-    static final PublicKey ASSOCIATED_TOKEN_PROGRAM = new PublicKey("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
-    static final PublicKey RECENT_BLOCKHASHES_SYSVAR = new PublicKey("SysvarRecentB1ockHashes11111111111111111111");
-    static final PublicKey RENT_SYSVAR = new PublicKey("SysvarRent111111111111111111111111111111111");
+    static final PublicKey SYSTEM_PROGRAM = key(SolanaPrograms.SYSTEM_PROGRAM);
+    static final PublicKey TOKEN_PROGRAM = key(SolanaPrograms.TOKEN_PROGRAM);
+    static final PublicKey RECENT_BLOCKHASHES_SYSVAR = key(SolanaPrograms.RECENT_BLOCKHASHES_SYSVAR);
+    static final PublicKey RENT_SYSVAR = key(SolanaPrograms.RENT_SYSVAR);
 
     private final LedgerAddress programId;
     private final PublicKey mint;
@@ -49,7 +50,7 @@ final class SolanaAddresses {
     }
 
     ProgramAddress policy(byte[] orgHash, String policyId) {
-        return ProgramAddress.find(List.of(utf8("policy"), orgHash, hash(policyId)), programId);
+        return ProgramAddress.policy(programId, orgHash, policyId);
     }
 
     ProgramAddress escrow(LedgerAddress wallet, String escrowId) {
@@ -58,8 +59,7 @@ final class SolanaAddresses {
 
     /** The owner's associated token account of the USDC mint. */
     ProgramAddress tokenAccount(LedgerAddress owner) {
-        return ProgramAddress.find(List.of(owner.bytes(), TOKEN_PROGRAM.toByteArray(), mint.toByteArray()),
-                new LedgerAddress(ASSOCIATED_TOKEN_PROGRAM.toBase58()));
+        return AssociatedTokenAccount.address(owner, address(mint));
     }
 
     static byte[] hash(String id) {

@@ -9,6 +9,9 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.ledger.ProgramError;
+import com.agentwallet.core.ledger.solana.Bytes;
+import com.agentwallet.core.ledger.solana.LegacyMessage;
+import com.agentwallet.core.ledger.solana.PaymentTransaction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.LedgerUnavailableException;
@@ -324,14 +327,14 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             recentBlockhash = blockhash.hash();
             lastValidBlockHeight = blockhash.lastValidBlockHeight();
         }
-        LegacyMessage message = LegacyMessage.compile(keys.feePayer(), send.instructions(), recentBlockhash);
+        LegacyMessage message = Instructions.compile(keys.feePayer(), send.instructions(), recentBlockhash);
         if (message.transactionSize() > LegacyMessage.MAX_TRANSACTION_SIZE) {
             return Optional.empty();
         }
         byte[] bytes = message.bytes();
         List<byte[]> signatures = new ArrayList<>();
-        for (PublicKey signer : message.signers()) {
-            signatures.add(signatureOf(signer, bytes, send));
+        for (LedgerAddress signer : message.signers()) {
+            signatures.add(signatureOf(key(signer), bytes, send));
         }
         List<String> programs = send.instructions().stream().map(ix -> ix.getProgramId().toBase58()).toList();
         return Optional.of(new Attempt(Base58.encode(signatures.get(0)),
@@ -512,16 +515,24 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         if (pay.coSignature().isPresent()) {
             return coSigned(pay, recipient.get(), wallet.get());
         }
-        return new Send(payInstructions(pay, recipient.get(), wallet.get(), Optional.empty()), List.of(session(pay)));
+        return new Send(payInstructions(pay, recipient.get(), wallet.get()), List.of(session(pay)));
     }
 
     private List<TransactionInstruction> payInstructions(LedgerInstruction.Pay pay, LedgerAddress recipient,
-                                                         WalletAccount wallet, Optional<PublicKey> coSigner) {
-        PublicKey recipientToken = token(recipient);
-        return List.of(
-                Instructions.createTokenAccountIdempotent(keys.feePayer(), recipientToken, key(recipient), addresses.mint()),
-                program.pay(session(pay).getPublicKey(), key(pay.wallet()), token(pay.wallet()), wallet.policy(),
-                        recipientToken, pay.amount(), coSigner));
+                                                         WalletAccount wallet) {
+        return solanaj(paymentTransaction(pay, recipient, wallet, Optional.empty()).instructions());
+    }
+
+    /** The payment's transaction as core builds it, for the simulator too. */
+    private PaymentTransaction paymentTransaction(LedgerInstruction.Pay pay, LedgerAddress recipient,
+                                                  WalletAccount wallet, Optional<PublicKey> coSigner) {
+        return new PaymentTransaction(programId, address(addresses.mint()), address(keys.feePayer()),
+                address(session(pay).getPublicKey()), pay.wallet(), address(wallet.policy()), recipient, pay.amount(),
+                coSigner.map(SolanaAddresses::address));
+    }
+
+    private static List<TransactionInstruction> solanaj(List<com.agentwallet.core.ledger.solana.Instruction> instructions) {
+        return instructions.stream().map(Instructions::solanaj).toList();
     }
 
     private Account session(LedgerInstruction.Pay pay) {
@@ -553,17 +564,15 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             throws RpcException {
         Nonce nonce = nonceFor(pay.operationId());
         Optional<PublicKey> coSigner = coSigner(wallet.policy());
-        List<TransactionInstruction> instructions = new ArrayList<>();
-        instructions.add(Instructions.advanceNonce(nonce.account(), keys.feePayer()));
-        instructions.addAll(payInstructions(pay, recipient, wallet, coSigner));
-        return new CoSignDraft(LegacyMessage.compile(keys.feePayer(), instructions, nonce.value()), instructions, nonce,
-                coSigner);
+        PaymentTransaction transaction = paymentTransaction(pay, recipient, wallet, coSigner);
+        return new CoSignDraft(transaction.coSignMessage(pay.operationId(), nonce.value()),
+                solanaj(transaction.onNonce(address(nonce.account()))), nonce, coSigner);
     }
 
     /** The operation's durable nonce, opening its nonce account (once) if it has none yet. */
     private Nonce nonceFor(String operationId) throws RpcException {
-        String seed = HexFormat.of().formatHex(hash(operationId)).substring(0, 32);
-        PublicKey account = PublicKey.createWithSeed(keys.feePayer(), seed, SolanaAddresses.SYSTEM_PROGRAM);
+        String seed = PaymentTransaction.nonceSeed(operationId);
+        PublicKey account = key(PaymentTransaction.nonceAccount(address(keys.feePayer()), operationId));
         Optional<byte[]> value = nonceValue(account);
         if (value.isPresent()) {
             return new Nonce(account, value.get());

@@ -2,6 +2,7 @@ package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.ledger.LedgerAddress;
+import com.agentwallet.core.ledger.solana.SolanaPrograms;
 import com.agentwallet.core.port.LedgerAdapterFactory;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
@@ -53,8 +54,8 @@ public final class SolanaLedgerFactory implements LedgerAdapterFactory {
     /** The USDC mints of the clusters (localnet uses devnet's address for its own mint). */
     static final Map<String, String> USDC_MINTS = Map.of(
             "mainnet", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-            "devnet", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
-            "localnet", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU");
+            "devnet", SolanaPrograms.DEVNET_USDC_MINT.base58(),
+            "localnet", SolanaPrograms.DEVNET_USDC_MINT.base58());
     static final String DEFAULT_PROGRAM_ID = "AgentWa11etProgram1111111111111111111111111";
 
     private final Function<String, String> environment;

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.ledger.solana.PayInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -65,7 +66,10 @@ class ProgramLayoutTest {
             Map.entry("fund", v -> PROGRAM.move(Instructions.FUND, ANY, ANY, ANY, ANY, ANY, micros(v.get("amount")))),
             Map.entry("withdraw", v -> PROGRAM.move(Instructions.WITHDRAW, ANY, ANY, ANY, ANY, ANY,
                     micros(v.get("amount")))),
-            Map.entry("pay", v -> PROGRAM.pay(ANY, ANY, ANY, ANY, ANY, micros(v.get("amount")), Optional.empty())),
+            Map.entry("pay", v -> Instructions.solanaj(PayInstruction.of(SolanaAddresses.address(ANY),
+                    SolanaAddresses.address(ANY), SolanaAddresses.address(ANY), SolanaAddresses.address(ANY),
+                    SolanaAddresses.address(ANY), SolanaAddresses.address(ANY), SolanaAddresses.address(ANY),
+                    micros(v.get("amount")), Optional.empty()))),
             Map.entry("escrow_lock", v -> PROGRAM.escrowLock(ANY, ANY, ANY, ANY, ANY, ANY, v.get("bump").asInt(), ANY,
                     v.get("vault_bump").asInt(), bytes(v.get("escrow_hash")), key(v.get("receiver")),
                     micros(v.get("amount")), v.get("deadline").asLong(),
@@ -92,7 +96,7 @@ class ProgramLayoutTest {
             Map.entry("update_wallet", Instructions.UPDATE_WALLET),
             Map.entry("fund", Instructions.FUND),
             Map.entry("withdraw", Instructions.WITHDRAW),
-            Map.entry("pay", Instructions.PAY),
+            Map.entry("pay", PayInstruction.TAG),
             Map.entry("escrow_lock", Instructions.ESCROW_LOCK),
             Map.entry("escrow_release", Instructions.ESCROW_RELEASE),
             Map.entry("escrow_dispute", Instructions.ESCROW_DISPUTE),

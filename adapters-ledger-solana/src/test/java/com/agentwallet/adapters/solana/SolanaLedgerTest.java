@@ -10,6 +10,8 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.ledger.ProgramError;
+import com.agentwallet.core.ledger.solana.LegacyMessage;
+import com.agentwallet.core.ledger.solana.PaymentTransaction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.LedgerPort;
@@ -161,19 +163,17 @@ class SolanaLedgerTest {
         Keys keys = localnet.keys();
         SolanaAddresses addresses = new SolanaAddresses(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID),
                 new PublicKey(SolanaLedgerFactory.USDC_MINTS.get("localnet")));
-        ProgramInstructions program = new ProgramInstructions(addresses.program(), addresses.mint());
         Account session = keys.session(new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID), wallet, 0);
         SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
         PublicKey policy = new PublicKey(Arrays.copyOfRange(
                 rpc.accountData(SolanaAddresses.key(wallet)).orElseThrow(), ProgramAccounts.WALLET_POLICY,
                 ProgramAccounts.WALLET_POLICY + 32));
-        PublicKey merchantToken = SolanaAddresses.key(addresses.tokenAccount(new LedgerAddress(merchant)).address());
-        LegacyMessage message = LegacyMessage.compile(keys.feePayer(), List.of(
-                Instructions.createTokenAccountIdempotent(keys.feePayer(), merchantToken, new PublicKey(merchant),
-                        addresses.mint()),
-                program.pay(session.getPublicKey(), SolanaAddresses.key(wallet),
-                        SolanaAddresses.key(addresses.tokenAccount(wallet).address()), policy, merchantToken,
-                        Usdc.parse("20"), Optional.of(stranger.getPublicKey()))), rpc.latestBlockhash().hash());
+        LegacyMessage message = LegacyMessage.compile(SolanaAddresses.address(keys.feePayer()), new PaymentTransaction(
+                new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID), SolanaAddresses.address(addresses.mint()),
+                SolanaAddresses.address(keys.feePayer()), SolanaAddresses.address(session.getPublicKey()), wallet,
+                SolanaAddresses.address(policy), new LedgerAddress(merchant), Usdc.parse("20"),
+                Optional.of(SolanaAddresses.address(stranger.getPublicKey()))).instructions(),
+                rpc.latestBlockhash().hash());
         byte[] bytes = message.bytes();
         String signature = rpc.send(message.transaction(List.of(Keys.sign(localnet.feePayer(), bytes),
                 Keys.sign(session, bytes), Keys.sign(stranger, bytes))));
@@ -226,7 +226,7 @@ class SolanaLedgerTest {
         ProgramAddress treasury = addresses.treasury(orgHash);
         ProgramAddress token = addresses.tokenAccount(treasury.address());
         SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
-        LegacyMessage message = LegacyMessage.compile(payer.getPublicKey(), List.of(
+        LegacyMessage message = Instructions.compile(payer.getPublicKey(), List.of(
                 Instructions.createTokenAccountIdempotent(payer.getPublicKey(), SolanaAddresses.key(token.address()),
                         SolanaAddresses.key(treasury.address()), addresses.mint()),
                 program.initTreasury(payer.getPublicKey(), registrar.getPublicKey(),
@@ -234,7 +234,8 @@ class SolanaLedgerTest {
                         treasury.bump(), SolanaAddresses.key(token.address()), token.bump(), orgHash, authority)),
                 rpc.latestBlockhash().hash());
         List<byte[]> signatures = message.signers().stream()
-                .map(signer -> Keys.sign(signer.equals(payer.getPublicKey()) ? payer : registrar, message.bytes())).toList();
+                .map(signer -> Keys.sign(signer.base58().equals(payer.getPublicKeyBase58()) ? payer : registrar,
+                        message.bytes())).toList();
         String signature = rpc.send(message.transaction(signatures));
         return Optional.ofNullable((Map<?, ?>) rpc.statuses(List.of(signature)).get(0).orElseThrow().err());
     }

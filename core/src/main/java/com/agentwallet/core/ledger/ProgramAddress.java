@@ -21,6 +21,8 @@ public record ProgramAddress(LedgerAddress address, int bump) {
     private static final byte[] MARKER = "ProgramDerivedAddress".getBytes(StandardCharsets.UTF_8);
     /** The contract's seed prefix of wallet accounts. */
     private static final byte[] WALLET_SEED = "agent-wallet".getBytes(StandardCharsets.UTF_8);
+    /** The contract's seed prefix of policy accounts. */
+    private static final byte[] POLICY_SEED = "policy".getBytes(StandardCharsets.UTF_8);
 
     public ProgramAddress {
         requireNonNull(address, "address is null");
@@ -65,5 +67,10 @@ public record ProgramAddress(LedgerAddress address, int bump) {
     public static ProgramAddress wallet(LedgerAddress programId, String orgId, String agentId) {
         return find(List.of(WALLET_SEED, Hashing.sha256(orgId.getBytes(StandardCharsets.UTF_8)),
                 Hashing.sha256(agentId.getBytes(StandardCharsets.UTF_8))), programId);
+    }
+
+    /** A policy's address: seeds {@code ["policy", sha256(org_id), sha256(policy_id)]}. */
+    public static ProgramAddress policy(LedgerAddress programId, byte[] orgHash, String policyId) {
+        return find(List.of(POLICY_SEED, orgHash, Hashing.sha256(policyId.getBytes(StandardCharsets.UTF_8))), programId);
     }
 }

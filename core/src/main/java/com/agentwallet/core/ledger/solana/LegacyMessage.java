@@ -1,8 +1,6 @@
-package com.agentwallet.adapters.solana;
+package com.agentwallet.core.ledger.solana;
 
-import org.p2p.solanaj.core.AccountMeta;
-import org.p2p.solanaj.core.PublicKey;
-import org.p2p.solanaj.core.TransactionInstruction;
+import com.agentwallet.core.ledger.LedgerAddress;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,35 +16,35 @@ import static java.util.Objects.requireNonNull;
  * the rest, each group in order of first use; then the recent blockhash (or durable nonce) and
  * the instructions as indexes into that list. Its bytes are what each signer signs.
  */
-final class LegacyMessage {
+public final class LegacyMessage {
     /** Solana's limit on a serialised transaction (signatures and message). */
-    static final int MAX_TRANSACTION_SIZE = 1232;
-    static final int SIGNATURE_LENGTH = 64;
+    public static final int MAX_TRANSACTION_SIZE = 1232;
+    public static final int SIGNATURE_LENGTH = 64;
+    public static final int BLOCKHASH_LENGTH = 32;
 
-    private final List<PublicKey> keys;
+    private final List<LedgerAddress> keys;
     private final int requiredSignatures;
     private final byte[] bytes;
 
-    private LegacyMessage(List<PublicKey> keys, int requiredSignatures, byte[] bytes) {
+    private LegacyMessage(List<LedgerAddress> keys, int requiredSignatures, byte[] bytes) {
         this.keys = List.copyOf(keys);
         this.requiredSignatures = requiredSignatures;
         this.bytes = bytes;
     }
 
-    static LegacyMessage compile(PublicKey feePayer, List<TransactionInstruction> instructions, byte[] recentBlockhash) {
+    public static LegacyMessage compile(LedgerAddress feePayer, List<Instruction> instructions, byte[] recentBlockhash) {
         requireNonNull(feePayer, "feePayer is null");
-        if (recentBlockhash.length != 32) {
+        if (recentBlockhash.length != BLOCKHASH_LENGTH) {
             throw new IllegalArgumentException("a blockhash has 32 bytes");
         }
-        Map<String, Flags> flags = new LinkedHashMap<>();
-        flags.put(feePayer.toBase58(), new Flags(feePayer, true, true));
-        for (TransactionInstruction instruction : instructions) {
-            for (AccountMeta meta : instruction.getKeys()) {
-                flags.computeIfAbsent(meta.getPublicKey().toBase58(), k -> new Flags(meta.getPublicKey(), false, false))
-                        .merge(meta.isSigner(), meta.isWritable());
+        Map<LedgerAddress, Flags> flags = new LinkedHashMap<>();
+        flags.put(feePayer, new Flags(feePayer, true, true));
+        for (Instruction instruction : instructions) {
+            for (AccountMeta meta : instruction.accounts()) {
+                flags.computeIfAbsent(meta.key(), k -> new Flags(k, false, false))
+                        .merge(meta.signer(), meta.writable());
             }
-            flags.computeIfAbsent(instruction.getProgramId().toBase58(),
-                    k -> new Flags(instruction.getProgramId(), false, false));
+            flags.computeIfAbsent(instruction.program(), k -> new Flags(k, false, false));
         }
         List<Flags> ordered = new ArrayList<>();
         for (int group = 0; group < 4; group++) {
@@ -59,37 +57,47 @@ final class LegacyMessage {
         int signers = (int) ordered.stream().filter(f -> f.signer).count();
         int readonlySigners = (int) ordered.stream().filter(f -> f.signer && !f.writable).count();
         int readonlyOthers = (int) ordered.stream().filter(f -> !f.signer && !f.writable).count();
-        List<PublicKey> keys = ordered.stream().map(f -> f.key).toList();
-        List<String> names = keys.stream().map(PublicKey::toBase58).toList();
+        List<LedgerAddress> keys = ordered.stream().map(f -> f.key).toList();
 
         Bytes out = new Bytes().u8(signers).u8(readonlySigners).u8(readonlyOthers).compactU16(keys.size());
-        keys.forEach(key -> out.raw(key.toByteArray()));
+        keys.forEach(key -> out.raw(key.bytes()));
         out.raw(recentBlockhash).compactU16(instructions.size());
-        for (TransactionInstruction instruction : instructions) {
-            out.u8(names.indexOf(instruction.getProgramId().toBase58())).compactU16(instruction.getKeys().size());
-            instruction.getKeys().forEach(meta -> out.u8(names.indexOf(meta.getPublicKey().toBase58())));
-            out.compactU16(instruction.getData().length).raw(instruction.getData());
+        for (Instruction instruction : instructions) {
+            out.u8(keys.indexOf(instruction.program())).compactU16(instruction.accounts().size());
+            instruction.accounts().forEach(meta -> out.u8(keys.indexOf(meta.key())));
+            byte[] data = instruction.data();
+            out.compactU16(data.length).raw(data);
         }
         return new LegacyMessage(keys, signers, out.done());
     }
 
     /** The accounts that must sign, in the order their signatures appear. */
-    List<PublicKey> signers() {
+    public List<LedgerAddress> signers() {
         return keys.subList(0, requiredSignatures);
     }
 
-    byte[] bytes() {
+    /** Every account the message names, in its order: instructions refer to them by index. */
+    public List<LedgerAddress> accounts() {
+        return keys;
+    }
+
+    public byte[] bytes() {
         return bytes.clone();
     }
 
+    /** Where the recent blockhash (a durable nonce's value) starts in {@link #bytes()}. */
+    public int blockhashOffset() {
+        return 3 + new Bytes().compactU16(keys.size()).done().length + keys.size() * LedgerAddress.LENGTH;
+    }
+
     /** The size of the transaction this message makes once every signer has signed. */
-    int transactionSize() {
+    public int transactionSize() {
         return new Bytes().compactU16(requiredSignatures).done().length + requiredSignatures * SIGNATURE_LENGTH
                 + bytes.length;
     }
 
     /** The signed transaction's wire bytes; {@code signatures} follow {@link #signers()}. */
-    byte[] transaction(List<byte[]> signatures) {
+    public byte[] transaction(List<byte[]> signatures) {
         if (signatures.size() != requiredSignatures) {
             throw new IllegalArgumentException("the message needs " + requiredSignatures + " signatures, not "
                     + signatures.size());
@@ -115,11 +123,11 @@ final class LegacyMessage {
     }
 
     private static final class Flags {
-        final PublicKey key;
+        final LedgerAddress key;
         boolean signer;
         boolean writable;
 
-        Flags(PublicKey key, boolean signer, boolean writable) {
+        Flags(LedgerAddress key, boolean signer, boolean writable) {
             this.key = key;
             this.signer = signer;
             this.writable = writable;
