@@ -504,10 +504,19 @@ static NOINLINE u64 create_wallet(const Input *in) {
     return 0;
 }
 
-/* 2. accounts: authority (s), treasury, wallet (w). data: session_key[32], expires_at i64. */
+/* Whether an admin write at `sequence` comes after the last one, `*last`, which it then becomes. */
+static u64 take_sequence(u64 *last, u64 sequence) {
+    if (sequence <= *last) {
+        FAIL(ERR_STALE_WRITE, "a newer administrative write is already on chain");
+    }
+    *last = sequence;
+    return 0;
+}
+
+/* 2. accounts: authority (s), treasury, wallet (w). data: session_key[32], expires_at i64, sequence u64. */
 static NOINLINE u64 set_session_key(const Input *in) {
     if (in->count != 3 || in->data_len != DATA_SET_SESSION_KEY_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "set_session_key: 3 accounts, 41 bytes");
+        FAIL(ERR_INVALID_ARGUMENT, "set_session_key: 3 accounts, 49 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2];
     TRY(check_authority(authority, treasury, in->program_id));
@@ -516,6 +525,7 @@ static NOINLINE u64 set_session_key(const Input *in) {
     if (w->header.status == WALLET_ARCHIVED) {
         FAIL(ERR_WALLET_NOT_ACTIVE, "the wallet is archived");
     }
+    TRY(take_sequence(&w->admin_sequence, read_u64(in->data + DATA_SET_SESSION_KEY_SEQUENCE)));
     copy32(w->session_key.x, in->data + DATA_SET_SESSION_KEY_SESSION_KEY);
     w->session_expires_at = (i64)read_u64(in->data + DATA_SET_SESSION_KEY_EXPIRES_AT);
     return 0;
@@ -529,7 +539,7 @@ static void write_entries(Policy *p, u64 start, u64 n, const u8 *entries) {
 }
 
 /* 3. accounts: payer (s,w), authority (s), treasury, policy (w), system program.
- *    data: bump, policy_hash[32], version u64, flags u32, velocity_cap u32, max_per_tx u64, max_per_day u64,
+ *    data: bump, policy_hash[32], sequence u64, flags u32, velocity_cap u32, max_per_tx u64, max_per_day u64,
  *    max_per_month u64, expiry i64, co_sign_threshold u64, co_signer[32], allowed_count u8, blocked_count u8,
  *    n u8, then n entries of 32 bytes (the first of allowed ++ blocked). */
 static NOINLINE u64 write_policy(const Input *in) {
@@ -540,7 +550,7 @@ static NOINLINE u64 write_policy(const Input *in) {
                          *policy = &in->accounts[3], *system = &in->accounts[4];
     const u8 *d = in->data;
     const u8 *bump = d + DATA_WRITE_POLICY_BUMP, *policy_hash = d + DATA_WRITE_POLICY_POLICY_HASH;
-    u64 version = read_u64(d + DATA_WRITE_POLICY_VERSION);
+    u64 sequence = read_u64(d + DATA_WRITE_POLICY_SEQUENCE);
     u32 flags = read_u32(d + DATA_WRITE_POLICY_FLAGS);
     const u8 *co_signer = d + DATA_WRITE_POLICY_CO_SIGNER;
     u64 allowed = d[DATA_WRITE_POLICY_ALLOWED_COUNT], blocked = d[DATA_WRITE_POLICY_BLOCKED_COUNT],
@@ -566,8 +576,8 @@ static NOINLINE u64 write_policy(const Input *in) {
             !bytes32_eq(p->org_hash, t->org_hash)) {
             FAIL(ERR_ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
         }
-        if (p->policy_version > version) {
-            return 0; /* an older version arriving late changes nothing */
+        if (sequence <= p->sequence) {
+            FAIL(ERR_STALE_WRITE, "a newer write of the policy is already on chain");
         }
     } else {
         SolSignerSeeds signer = {seeds, 4};
@@ -576,7 +586,7 @@ static NOINLINE u64 write_policy(const Input *in) {
         copy32(p->org_hash, t->org_hash);
         copy32(p->policy_hash, policy_hash);
     }
-    p->policy_version = version;
+    p->sequence = sequence;
     p->flags = flags;
     p->velocity_cap = read_u32(d + DATA_WRITE_POLICY_VELOCITY_CAP);
     p->max_per_tx = read_u64(d + DATA_WRITE_POLICY_MAX_PER_TX);
@@ -591,7 +601,7 @@ static NOINLINE u64 write_policy(const Input *in) {
     return 0;
 }
 
-/* 4. accounts: authority (s), treasury, policy (w). data: version u64, start u8, n u8, n entries. */
+/* 4. accounts: authority (s), treasury, policy (w). data: sequence u64 (the policy's), start u8, n u8, n entries. */
 static NOINLINE u64 write_policy_entries(const Input *in) {
     if (in->count != 3 || in->data_len < DATA_WRITE_POLICY_ENTRIES_SIZE) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy_entries: 3 accounts, at least 11 bytes");
@@ -608,12 +618,12 @@ static NOINLINE u64 write_policy_entries(const Input *in) {
     if (!policy->is_writable || !bytes32_eq(p->org_hash, t->org_hash) || !derives(seeds, 4, in->program_id, policy->key)) {
         FAIL(ERR_ACCOUNT_MISMATCH, "the policy account belongs to another organisation");
     }
-    u64 version = read_u64(in->data + DATA_WRITE_POLICY_ENTRIES_VERSION);
+    u64 sequence = read_u64(in->data + DATA_WRITE_POLICY_ENTRIES_SEQUENCE);
     u64 start = in->data[DATA_WRITE_POLICY_ENTRIES_START], n = in->data[DATA_WRITE_POLICY_ENTRIES_COUNT];
-    if (version < p->policy_version) {
-        return 0;
+    if (sequence < p->sequence) {
+        FAIL(ERR_STALE_WRITE, "a newer write of the policy is already on chain");
     }
-    if (version != p->policy_version || start != p->entries_written ||
+    if (sequence != p->sequence || start != p->entries_written ||
         in->data_len != DATA_WRITE_POLICY_ENTRIES_SIZE + n * 32 ||
         start + n > (u64)p->allowed_count + p->blocked_count) {
         FAIL(ERR_INVALID_ARGUMENT, "write_policy_entries: not the next entries of this version");
@@ -622,10 +632,11 @@ static NOINLINE u64 write_policy_entries(const Input *in) {
     return 0;
 }
 
-/* 5. accounts: authority (s), treasury, wallet (w), policy. data: status u8 (0 active, 1 frozen, 2 archived). */
+/* 5. accounts: authority (s), treasury, wallet (w), policy.
+ *    data: status u8 (0 active, 1 frozen, 2 archived), sequence u64. */
 static NOINLINE u64 update_wallet(const Input *in) {
     if (in->count != 4 || in->data_len != DATA_UPDATE_WALLET_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "update_wallet: 4 accounts, 2 bytes");
+        FAIL(ERR_INVALID_ARGUMENT, "update_wallet: 4 accounts, 10 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *wallet = &in->accounts[2],
                          *policy = &in->accounts[3];
@@ -643,6 +654,7 @@ static NOINLINE u64 update_wallet(const Input *in) {
     if (w->header.status == WALLET_ARCHIVED && status != WALLET_ARCHIVED) {
         FAIL(ERR_WALLET_NOT_ACTIVE, "an archived wallet stays archived");
     }
+    TRY(take_sequence(&w->admin_sequence, read_u64(in->data + DATA_UPDATE_WALLET_SEQUENCE)));
     w->header.status = status;
     w->policy = *policy->key;
     return 0;

@@ -34,6 +34,7 @@ enum {
     ERR_INVALID_ARGUMENT = 18,
     ERR_ESCROW_DISPUTED = 19,
     ERR_ESCROW_EXPIRED = 20,
+    ERR_STALE_WRITE = 21,
 };
 
 /* Solana encodes ProgramError::Custom(n) as n itself (n != 0, below the builtin range). */
@@ -71,13 +72,14 @@ enum {
 #define DATA_CREATE_WALLET_BUMP 1
 #define DATA_CREATE_WALLET_TOKEN_BUMP 2
 #define DATA_CREATE_WALLET_AGENT_HASH 3
-#define DATA_SET_SESSION_KEY_SIZE 41
+#define DATA_SET_SESSION_KEY_SIZE 49
 #define DATA_SET_SESSION_KEY_SESSION_KEY 1
 #define DATA_SET_SESSION_KEY_EXPIRES_AT 33
+#define DATA_SET_SESSION_KEY_SEQUENCE 41
 #define DATA_WRITE_POLICY_SIZE 126
 #define DATA_WRITE_POLICY_BUMP 1
 #define DATA_WRITE_POLICY_POLICY_HASH 2
-#define DATA_WRITE_POLICY_VERSION 34
+#define DATA_WRITE_POLICY_SEQUENCE 34
 #define DATA_WRITE_POLICY_FLAGS 42
 #define DATA_WRITE_POLICY_VELOCITY_CAP 46
 #define DATA_WRITE_POLICY_MAX_PER_TX 50
@@ -92,12 +94,13 @@ enum {
 #define DATA_WRITE_POLICY_RESERVED 125
 #define DATA_WRITE_POLICY_ENTRIES 126
 #define DATA_WRITE_POLICY_ENTRIES_SIZE 11
-#define DATA_WRITE_POLICY_ENTRIES_VERSION 1
+#define DATA_WRITE_POLICY_ENTRIES_SEQUENCE 1
 #define DATA_WRITE_POLICY_ENTRIES_START 9
 #define DATA_WRITE_POLICY_ENTRIES_COUNT 10
 #define DATA_WRITE_POLICY_ENTRIES_ENTRIES 11
-#define DATA_UPDATE_WALLET_SIZE 2
+#define DATA_UPDATE_WALLET_SIZE 10
 #define DATA_UPDATE_WALLET_STATUS 1
+#define DATA_UPDATE_WALLET_SEQUENCE 2
 #define DATA_FUND_SIZE 9
 #define DATA_FUND_AMOUNT 1
 #define DATA_WITHDRAW_SIZE 9
@@ -186,7 +189,11 @@ typedef struct {
 #define DAY_BUCKET_SECONDS 900ULL
 #define MONTH_BUCKET_SECONDS 86400ULL
 
-/* Seeds ["agent-wallet", sha256(org_id), sha256(agent_id)] (CONTRACT.md). Owns its USDC token account. */
+/*
+ * Seeds ["agent-wallet", sha256(org_id), sha256(agent_id)] (CONTRACT.md). Owns its USDC token account.
+ * admin_sequence is the sequence of the last set_session_key or update_wallet: a write at the same or
+ * an older sequence is refused (STALE_WRITE), so a late transaction cannot roll the wallet back.
+ */
 typedef struct {
     Header header;
     u8 org_hash[32];
@@ -199,8 +206,9 @@ typedef struct {
     Bucket hour[HOUR_BUCKETS];
     Bucket day[DAY_BUCKETS];
     Bucket month[MONTH_BUCKETS];
+    u64 admin_sequence;
 } Wallet;
-STATIC_ASSERT(sizeof(Wallet) == 3184, wallet_size);
+STATIC_ASSERT(sizeof(Wallet) == 3192, wallet_size);
 STATIC_ASSERT(__builtin_offsetof(Wallet, session_expires_at) == 200, wallet_session_offset);
 STATIC_ASSERT(__builtin_offsetof(Wallet, hour) == 208, wallet_hour_offset);
 
@@ -217,7 +225,8 @@ STATIC_ASSERT(__builtin_offsetof(Wallet, hour) == 208, wallet_hour_offset);
 
 /*
  * Seeds ["policy", org_hash, sha256(policy_id)]. The chain's copy of a policy; categories arrive
- * resolved to the recipients they block. entries[0, allowed_count) are the allowed recipients,
+ * resolved to the recipients they block. sequence is the write's admin sequence: a rewrite at the same
+ * or an older one is refused (STALE_WRITE); its entries follow at the same sequence. entries[0, allowed_count) are the allowed recipients,
  * the next blocked_count the blocked ones. A policy whose entries are not all written yet
  * (status POLICY_INCOMPLETE) refuses every spend.
  */
@@ -225,7 +234,7 @@ typedef struct {
     Header header;
     u8 org_hash[32];
     u8 policy_hash[32];
-    u64 policy_version;
+    u64 sequence;
     u32 flags;
     u32 velocity_cap;
     u64 max_per_tx;

@@ -51,7 +51,7 @@ describe('review: a second treasury of the same organisation', () => {
     world.send([mallory.initTreasury()], [world.registrar]).expectError(E.ACCOUNT_MISMATCH);
 
     // What it would have allowed: a laxer version of the org's policy, and an escrow released without its proof.
-    world.send([mallory.writePolicy(policy, 'pol_strict', { version: 9 })], [mallory.authority])
+    world.send([mallory.writePolicy(policy, 'pol_strict', { sequence: 9 })], [mallory.authority])
       .expectError(E.ACCOUNT_NOT_FOUND);
     org.payAs(wallet, bobToken, 50n * USDC).expectError(E.MAX_PER_TX);
     mallory.dispute(escrow).expectError(E.ACCOUNT_NOT_FOUND);
@@ -82,7 +82,7 @@ describe('review: the spend windows when the clock moves backwards', () => {
     org.payAs(wallet, bobToken, 100n * USDC).expectOk();
     world.setTime(GENESIS + 3600n);
     org.payAs(wallet, bobToken, USDC).expectError(E.MAX_PER_DAY);
-    (await org.policy('pol_d', { version: 2, velocityCap: 2 })).outcome.expectOk();
+    (await org.policy('pol_d', { sequence: 2, velocityCap: 2 })).outcome.expectOk();
     org.payAs(wallet, bobToken, USDC).expectOk();
     world.setTime(GENESIS + 7200n - 60n * 60n);
     org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
@@ -192,7 +192,7 @@ describe('review: a root of trust, and each organisation its own authority', () 
     world.send([org.setSessionKey(wallet, new Keypair(), GENESIS + 60n)], [old]).expectError(E.ACCOUNT_MISMATCH);
     world.send([org.setAuthority(old.address, old.address)], [old]).expectError(E.ACCOUNT_MISMATCH);
     org.authority = next;
-    world.send([org.writePolicy(await policyPda('org_test', 'pol_a'), 'pol_a', { version: 2 })], [next]).expectOk();
+    world.send([org.writePolicy(await policyPda('org_test', 'pol_a'), 'pol_a', { sequence: 2 })], [next]).expectOk();
     world.send([org.fund(wallet, USDC)], [next]).expectOk();
     assert.equal(world.tokenBalance(wallet.token), USDC);
   });

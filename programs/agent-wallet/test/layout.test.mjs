@@ -169,12 +169,13 @@ const HAND_WRITTEN = {
     bump: v.bump, tokenBump: v.token_bump, orgId: id(v.org_hash),
   }),
   create_wallet: (v) => stubOrg().createWallet({ ...WALLET, agentId: id(v.agent_hash), bump: v.bump, tokenBump: v.token_bump }),
-  set_session_key: (v) => stubOrg().setSessionKey(WALLET, { publicKey: bytesValue(v.session_key) }, BigInt(v.expires_at)),
+  set_session_key: (v) => stubOrg().setSessionKey(WALLET, { publicKey: bytesValue(v.session_key) }, BigInt(v.expires_at),
+    BigInt(v.sequence)),
   write_policy: (v) => {
     const entries = v.entries.map(address);
     assert.equal(v.entries_in_data, v.allowed_count + v.blocked_count, 'the JS encoder sends all entries it is given');
     const rules = {
-      version: BigInt(v.version),
+      sequence: BigInt(v.sequence),
       allowed: entries.slice(0, v.allowed_count),
       blocked: entries.slice(v.allowed_count),
       maxPerTx: optional(v.flags, FLAG.MAX_PER_TX, v.max_per_tx),
@@ -189,9 +190,9 @@ const HAND_WRITTEN = {
   },
   write_policy_entries: (v) => {
     assert.equal(v.count, v.entries.length, 'the JS encoder counts the entries it is given');
-    return stubOrg().writePolicyEntries({ address: ANY }, BigInt(v.version), v.start, v.entries.map(address));
+    return stubOrg().writePolicyEntries({ address: ANY }, BigInt(v.sequence), v.start, v.entries.map(address));
   },
-  update_wallet: (v) => stubOrg().updateWallet(WALLET, v.status),
+  update_wallet: (v) => stubOrg().updateWallet(WALLET, v.status, ANY, BigInt(v.sequence)),
   fund: (v) => stubOrg().fund(WALLET, BigInt(v.amount)),
   withdraw: (v) => stubOrg().withdraw(WALLET, BigInt(v.amount)),
   pay: (v) => stubOrg().pay(WALLET, ANY, BigInt(v.amount)),
@@ -224,7 +225,7 @@ test('JS: the accounts the program writes decode by the description', async () =
   const blocked = new Keypair();
   const receiver = new Keypair();
   const rules = {
-    version: 2n, maxPerTx: 5n * USDC, velocityCap: 7, expiry: GENESIS + 86_400n, coSign: 3n * USDC, coSigner,
+    sequence: 2n, maxPerTx: 5n * USDC, velocityCap: 7, expiry: GENESIS + 86_400n, coSign: 3n * USDC, coSigner,
     blocked: [blocked.address],
   };
   const policy = await org.policy('pol_layout', rules);
@@ -248,7 +249,7 @@ test('JS: the accounts the program writes decode by the description', async () =
   const p = read('policy', policy.address);
   assert.equal(p.header.status, 1, 'complete');
   assert.deepEqual(p.policy_hash, sha256('pol_layout'));
-  assert.equal(p.policy_version, 2n);
+  assert.equal(p.sequence, 2n);
   assert.equal(p.flags, FLAG.MAX_PER_TX | FLAG.VELOCITY_CAP | FLAG.EXPIRY | FLAG.CO_SIGN);
   assert.equal(p.velocity_cap, 7);
   assert.equal(p.max_per_tx, 5n * USDC);

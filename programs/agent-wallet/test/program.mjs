@@ -22,7 +22,10 @@ export const setAuthority = ({ authority, treasury, next }) => ix(
 
 export const FLAG = { MAX_PER_TX: 1, MAX_PER_DAY: 2, MAX_PER_MONTH: 4, VELOCITY_CAP: 8, EXPIRY: 16, CO_SIGN: 32 };
 
-/** Instruction data of WritePolicy for a rules object; `n` entries travel with it (default: all). */
+/**
+ * Instruction data of WritePolicy for a rules object (its admin `sequence`, default 1); `n` entries travel with it
+ * (default: all).
+ */
 export function writePolicyData(bump, policyId, rules, n) {
   const allowed = rules.allowed ?? [];
   const blocked = rules.blocked ?? [];
@@ -35,7 +38,7 @@ export function writePolicyData(bump, policyId, rules, n) {
   if (rules.velocityCap !== undefined) flags |= FLAG.VELOCITY_CAP;
   if (rules.expiry !== undefined) flags |= FLAG.EXPIRY;
   if (rules.coSign !== undefined) flags |= FLAG.CO_SIGN;
-  const data = new Bytes().u8(IX.WRITE_POLICY).u8(bump).raw(sha256(policyId)).u64(rules.version ?? 1).u32(flags)
+  const data = new Bytes().u8(IX.WRITE_POLICY).u8(bump).raw(sha256(policyId)).u64(rules.sequence ?? 1).u32(flags)
     .u32(rules.velocityCap ?? 0).u64(rules.maxPerTx ?? 0).u64(rules.maxPerDay ?? 0).u64(rules.maxPerMonth ?? 0)
     .u64(rules.expiry ?? 0).u64(rules.coSign ?? 0);
   data.raw(rules.coSigner ? rules.coSigner.publicKey : Buffer.alloc(32));
@@ -56,6 +59,13 @@ export class Org {
     this.orgId = orgId;
     this.authority = new Keypair();
     world.svm.airdrop(this.authority.address, 100_000_000_000n);
+    this.sequence = 0n;
+  }
+
+  /** The next admin sequence, as the service takes one for each administrative write. */
+  nextSequence() {
+    this.sequence += 1n;
+    return this.sequence;
   }
 
   async init() {
@@ -94,13 +104,15 @@ export class Org {
     return { ...policy, policyId, outcome };
   }
 
+  /** WritePolicy at `rules.sequence`, or else the next sequence. */
   writePolicy(policy, policyId, rules, n) {
+    const sequenced = { ...rules, sequence: rules.sequence ?? this.nextSequence() };
     return ix([sw(this.world.payer.address), s(this.authority.address), r(this.treasury.address), w(policy.address),
-      r(SYSTEM_PROGRAM)], writePolicyData(policy.bump, policyId, rules, n));
+      r(SYSTEM_PROGRAM)], writePolicyData(policy.bump, policyId, sequenced, n));
   }
 
-  writePolicyEntries(policy, version, start, entries) {
-    const data = new Bytes().u8(IX.WRITE_POLICY_ENTRIES).u64(version).u8(start).u8(entries.length);
+  writePolicyEntries(policy, sequence, start, entries) {
+    const data = new Bytes().u8(IX.WRITE_POLICY_ENTRIES).u64(sequence).u8(start).u8(entries.length);
     for (const entry of entries) data.key(entry);
     return ix([s(this.authority.address), r(this.treasury.address), w(policy.address)], data.done());
   }
@@ -129,14 +141,14 @@ export class Org {
       .raw(sha256(overrides.agentId ?? wallet.agentId)).done());
   }
 
-  setSessionKey(wallet, session, expiresAt) {
+  setSessionKey(wallet, session, expiresAt, sequence = this.nextSequence()) {
     return ix([s(this.authority.address), r(this.treasury.address), w(wallet.address)],
-      new Bytes().u8(IX.SET_SESSION_KEY).raw(session.publicKey).u64(expiresAt).done());
+      new Bytes().u8(IX.SET_SESSION_KEY).raw(session.publicKey).u64(expiresAt).u64(sequence).done());
   }
 
-  updateWallet(wallet, status, policy = wallet.policy) {
+  updateWallet(wallet, status, policy = wallet.policy, sequence = this.nextSequence()) {
     return ix([s(this.authority.address), r(this.treasury.address), w(wallet.address), r(policy)],
-      new Bytes().u8(IX.UPDATE_WALLET).u8(status).done());
+      new Bytes().u8(IX.UPDATE_WALLET).u8(status).u64(sequence).done());
   }
 
   fund(wallet, amount, overrides = {}) {

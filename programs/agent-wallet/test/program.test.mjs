@@ -101,13 +101,28 @@ describe('success paths', () => {
     world.send([org.updateWallet(wallet, 3)], [org.authority]).expectError(E.INVALID_ARGUMENT);
   });
 
-  test('a policy version older than the one on chain changes nothing', async (t) => {
+  test('a stale or equal admin write is refused and changes nothing: policy, entries, session key, wallet', async (t) => {
     const { world, org, bobToken } = await setup(t);
-    const { wallet } = await fundedWallet(world, org, 'pol_a', { version: 5, maxPerTx: 10n * USDC });
-    (await org.policy('pol_a', { version: 4, maxPerTx: USDC })).outcome.expectOk();
+    const { wallet, policy } = await fundedWallet(world, org, 'pol_a', { sequence: 5, maxPerTx: 10n * USDC });
+    for (const late of [4n, 5n]) {
+      world.send([org.writePolicy(policy, 'pol_a', { sequence: late, maxPerTx: USDC })], [org.authority])
+        .expectError(E.STALE_WRITE);
+      world.send([org.writePolicyEntries(policy, late - 1n, 0, [])], [org.authority]).expectError(E.STALE_WRITE);
+    }
     org.payAs(wallet, bobToken, 5n * USDC).expectOk();
-    (await org.policy('pol_a', { version: 6, maxPerTx: USDC })).outcome.expectOk();
+    (await org.policy('pol_a', { sequence: 6, maxPerTx: USDC })).outcome.expectOk();
     org.payAs(wallet, bobToken, 5n * USDC).expectError(E.MAX_PER_TX);
+
+    const current = org.sequence;
+    const stranger = new Keypair();
+    world.send([org.setSessionKey(wallet, stranger, GENESIS + 3600n, current)], [org.authority]).expectError(E.STALE_WRITE);
+    world.send([org.setSessionKey(wallet, stranger, GENESIS + 3600n, current - 1n)], [org.authority])
+      .expectError(E.STALE_WRITE);
+    world.send([org.updateWallet(wallet, 1, wallet.policy, current)], [org.authority]).expectError(E.STALE_WRITE);
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    world.run('update_wallet', org.updateWallet(wallet, 1), [org.authority]).expectOk();
+    world.send([org.updateWallet(wallet, 0, wallet.policy, org.sequence - 1n)], [org.authority]).expectError(E.STALE_WRITE);
+    org.payAs(wallet, bobToken, USDC).expectError(E.WALLET_NOT_ACTIVE);
   });
 
   test('a full policy is written in chunks; it refuses spending until complete', async (t) => {
@@ -117,7 +132,7 @@ describe('success paths', () => {
     const policy = await org.policy('pol_big', { maxPerTx: 100n * USDC });
     const wallet = await org.wallet('agent-1', policy);
     world.run('fund', org.fund(wallet, 100n * USDC), [org.authority]).expectOk();
-    const rules = { version: 2, maxPerTx: 100n * USDC, allowed, blocked };
+    const rules = { sequence: 2, maxPerTx: 100n * USDC, allowed, blocked };
     world.run('write_policy', org.writePolicy(policy, 'pol_big', rules, 20), [org.authority]).expectOk();
     org.payAs(wallet, bobToken, USDC).expectError(E.ACCOUNT_NOT_FOUND);
     const entries = [...allowed, ...blocked];
@@ -130,7 +145,7 @@ describe('success paths', () => {
     const blockedLast = blocked[63];
     const lastToken = await world.createAta(blockedLast, org.mint);
     org.payAs(wallet, lastToken, USDC).expectError(E.ALLOWED_RECIPIENTS);
-    const tooMany = { ...rules, version: 3, blocked: [...blocked, bob.address] };
+    const tooMany = { ...rules, sequence: 3, blocked: [...blocked, bob.address] };
     world.send([org.writePolicy(policy, 'pol_big', tooMany, 0)], [org.authority]).expectError(E.INVALID_ARGUMENT);
   });
 });
@@ -154,7 +169,7 @@ describe('every rule rejects, in the enforcement order', () => {
 
   test('each check fails on its own, and the first failing check names the violation', async (t) => {
     const { world, org, bob, bobToken } = await setup(t);
-    const { wallet } = await fundedWallet(world, org, 'pol_o', { version: 1 });
+    const { wallet } = await fundedWallet(world, org, 'pol_o', { sequence: 1 });
     for (let i = 0; i < 3; i++) org.payAs(wallet, bobToken, 10n * USDC).expectOk();
     // Now day = month = 30 USDC, hour count = 3. A 20 USDC payment breaks every rule of this policy:
     const carol = new Keypair().address;
@@ -165,7 +180,7 @@ describe('every rule rejects, in the enforcement order', () => {
     let version = 2;
     const rewrite = async (change) => {
       Object.assign(rules, change);
-      (await org.policy('pol_o', { ...rules, version: version++ })).outcome.expectOk();
+      (await org.policy('pol_o', { ...rules, sequence: version++ })).outcome.expectOk();
     };
     await rewrite({});
     org.payAs(wallet, bobToken, 20n * USDC, { session: new Keypair() }).expectError(E.SESSION_TOKEN);
@@ -254,7 +269,7 @@ describe('rolling windows follow the VM clock', () => {
     world.setTime(GENESIS + 3600n);
     org.payAs(wallet, bobToken, USDC).expectOk();
     org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
-    const zero = await org.policy('pol_v', { version: 2, velocityCap: 0 });
+    const zero = await org.policy('pol_v', { sequence: 2, velocityCap: 0 });
     zero.outcome.expectOk();
     world.setTime(GENESIS + 7n * 3600n);
     org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);

@@ -9,6 +9,7 @@ import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.TimeRange;
+import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.port.EscrowStore;
@@ -166,6 +167,11 @@ final class PolicyCheckBooks implements Storage, Stores, PolicyStore, SpendLog, 
 
     @Override
     public DeliveryStore deliveries() {
+        throw notRead();
+    }
+
+    @Override
+    public AdminSequence adminSequence() {
         throw notRead();
     }
 

@@ -38,6 +38,8 @@ final class ChainState {
         /** The session version whose key is on chain, and until when; none before the first is written. */
         Optional<Long> sessionVersion = Optional.empty();
         Instant sessionExpiresAt = Instant.EPOCH;
+        /** The sequence of the last session key or update written (the program's {@code admin_sequence}). */
+        long adminSequence;
         final SpendBuckets spend = new SpendBuckets();
 
         WalletAccount(OrgId orgId, String agentId, PolicyId policy) {
@@ -50,7 +52,7 @@ final class ChainState {
     record PolicyKey(OrgId orgId, PolicyId policyId) {
     }
 
-    record PolicyAccount(long version, PolicyRules rules, Set<String> blockedRecipients) {
+    record PolicyAccount(long sequence, PolicyRules rules, Set<String> blockedRecipients) {
     }
 
     enum VaultStatus {

@@ -73,9 +73,11 @@ final class Journal implements AutoCloseable {
             return;
         }
         try (BufferedReader lines = Files.newBufferedReader(file.get(), StandardCharsets.UTF_8)) {
+            long position = 0;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                position++;
                 if (!line.isBlank()) {
-                    each.accept(read(line));
+                    each.accept(read(line, position));
                 }
             }
         } catch (IOException e) {
@@ -117,10 +119,21 @@ final class Journal implements AutoCloseable {
         }
     }
 
-    private static Entry read(String text) throws IOException {
+    /**
+     * The entry on line {@code position}. An administrative write journaled before writes carried a
+     * sequence gets its line's position: the journal's order is the order it reached the chain, and
+     * the books' sequence starts far above any line count.
+     */
+    private static Entry read(String text, long position) throws IOException {
         JsonNode line = JSON.readTree(text);
         Class<? extends LedgerInstruction> kind = kindNamed(line.get("kind").asText());
-        return new Entry(Instant.parse(line.get("at").asText()), JSON.treeToValue(line.get("instruction"), kind));
+        JsonNode instruction = line.get("instruction");
+        boolean sequenced = kind == LedgerInstruction.WritePolicy.class || kind == LedgerInstruction.SetSessionKey.class
+                || kind == LedgerInstruction.UpdateWallet.class;
+        if (sequenced && !instruction.has("sequence")) {
+            ((ObjectNode) instruction).put("sequence", position);
+        }
+        return new Entry(Instant.parse(line.get("at").asText()), JSON.treeToValue(instruction, kind));
     }
 
     private static Class<? extends LedgerInstruction> kindNamed(String simpleName) throws IOException {

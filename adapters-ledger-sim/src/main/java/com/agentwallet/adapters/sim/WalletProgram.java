@@ -121,9 +121,10 @@ final class WalletProgram {
     private Optional<Failure> writePolicy(ChainState chain, LedgerInstruction.WritePolicy write) {
         PolicyKey key = new PolicyKey(write.orgId(), write.policy());
         PolicyAccount existing = chain.policies.get(key);
-        if (existing == null || existing.version() <= write.version()) {
-            chain.policies.put(key, new PolicyAccount(write.version(), write.rules(), write.blockedRecipients()));
+        if (existing != null && write.sequence() <= existing.sequence()) {
+            return fail(ProgramError.STALE_WRITE, "a newer write of the policy is already on chain");
         }
+        chain.policies.put(key, new PolicyAccount(write.sequence(), write.rules(), write.blockedRecipients()));
         return ok();
     }
 
@@ -134,6 +135,10 @@ final class WalletProgram {
         }
         if (wallet.status == WalletStatus.ARCHIVED) {
             return fail(ProgramError.WALLET_NOT_ACTIVE, "the wallet is archived");
+        }
+        Optional<Failure> stale = takeSequence(wallet, session.sequence());
+        if (stale.isPresent()) {
+            return stale;
         }
         wallet.sessionVersion = Optional.of(session.version());
         // Written in whole seconds, rounded down, as the Solana adapter writes it.
@@ -152,8 +157,21 @@ final class WalletProgram {
         if (wallet.status == WalletStatus.ARCHIVED && update.status() != WalletStatus.ARCHIVED) {
             return fail(ProgramError.WALLET_NOT_ACTIVE, "an archived wallet stays archived");
         }
+        Optional<Failure> stale = takeSequence(wallet, update.sequence());
+        if (stale.isPresent()) {
+            return stale;
+        }
         wallet.status = update.status();
         wallet.policy = update.policy();
+        return ok();
+    }
+
+    /** A wallet's admin write comes after the last one (the program's {@code admin_sequence}), which it becomes. */
+    private static Optional<Failure> takeSequence(WalletAccount wallet, long sequence) {
+        if (sequence <= wallet.adminSequence) {
+            return fail(ProgramError.STALE_WRITE, "a newer administrative write is already on chain");
+        }
+        wallet.adminSequence = sequence;
         return ok();
     }
 

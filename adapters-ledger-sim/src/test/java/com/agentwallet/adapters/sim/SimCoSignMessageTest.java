@@ -21,6 +21,7 @@ import com.agentwallet.core.port.LedgerUnavailableException;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,11 +173,11 @@ class SimCoSignMessageTest {
     private LedgerAddress coSignedWallet(LedgerPort ledger) {
         LedgerAddress wallet = ledger.walletAddress(org, agent);
         confirmed(ledger, new LedgerInstruction.Deposit("deposit:" + org, org, Usdc.parse("1000")));
-        confirmed(ledger, new LedgerInstruction.WritePolicy("policy:" + policy, org, policy, 1,
+        confirmed(ledger, new LedgerInstruction.WritePolicy("policy:" + policy, org, policy, Sequences.next(),
                 rules().coSignAtOrAbove("100", operator).build(), Set.of()));
         confirmed(ledger, new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, agent, policy));
         confirmed(ledger, new LedgerInstruction.SetSessionKey("session:" + wallet, wallet, 0,
-                clock.instant().plus(Duration.ofDays(1))));
+                clock.instant().plus(Duration.ofDays(1)), Sequences.next()));
         confirmed(ledger, new LedgerInstruction.Fund("fund:" + wallet, org, wallet, Usdc.parse("500")));
         return wallet;
     }

@@ -15,6 +15,7 @@ import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,10 +58,10 @@ class SimFaultsTest {
             wallet = ledger.walletAddress(org, "agent-1");
             for (LedgerInstruction instruction : List.of(
                     new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")),
-                    new LedgerInstruction.WritePolicy(op(), org, policy, 1, PolicyRules.NONE, Set.of()),
+                    new LedgerInstruction.WritePolicy(op(), org, policy, Sequences.next(), PolicyRules.NONE, Set.of()),
                     new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy),
                     new LedgerInstruction.SetSessionKey(op(), wallet, SESSION,
-                            clock.instant().plus(Duration.ofDays(365))),
+                            clock.instant().plus(Duration.ofDays(365)), Sequences.next()),
                     new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("100")),
                     pay("10"))) {
                 LedgerOutcome outcome = ledger.submit(instruction);

@@ -15,6 +15,7 @@ import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Sequences;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.WalletStatus;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,30 @@ class SimJournalPersistenceTest {
     }
 
     @Test
+    void aJournalWrittenBeforeAdminWritesCarriedASequenceReplaysInItsOrderAndTakesTheBooksNextWrites() throws Exception {
+        Map<LedgerAccount, Usdc> before;
+        try (SimulatedLedger ledger = openLedger()) {
+            history(ledger);
+            before = balances(ledger);
+        }
+        Path journal = folder.resolve("ledger-sim").resolve("journal.jsonl");
+        List<String> legacy = Files.readAllLines(journal).stream()
+                .map(line -> line.replaceAll(",?\"sequence\":\\d+", "")).toList();
+        assertThat(String.join("\n", legacy)).doesNotContain("sequence");
+        Files.write(journal, legacy);
+
+        try (SimulatedLedger reopened = openLedger()) {
+            assertThat(balances(reopened)).isEqualTo(before);
+            long booksNext = 1_800_000_000_000_000L;
+            confirmed(reopened, new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.ACTIVE, policy, booksNext));
+            assertThat(code(reopened.submit(new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.FROZEN, policy,
+                    legacy.size())))).isEqualTo("stale_write");
+            confirmed(reopened, new LedgerInstruction.Pay(op(), second, merchant, Usdc.parse("1"), clock.instant(),
+                    SESSION, Optional.empty()));
+        }
+    }
+
+    @Test
     void aSimulatorMadeAgainAnswersEarlierMoneyMovementsAsBeforeAndMovesNothing() throws Exception {
         try (SimulatedLedger ledger = openLedger()) {
             history(ledger);
@@ -140,7 +165,7 @@ class SimJournalPersistenceTest {
             assertThat(code(reopened.submit(new LedgerInstruction.EscrowRelease(op(), released, first,
                     second.base58(), Usdc.parse("20"), Optional.of(PROOF))))).isEqualTo("escrow_not_open");
             // And the blocked recipients of the policy.
-            assertThat(reopened.submit(new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.ACTIVE, policy)))
+            assertThat(reopened.submit(new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.ACTIVE, policy, Sequences.next())))
                     .isInstanceOf(LedgerOutcome.Confirmed.class);
             assertThat(code(reopened.submit(pay(second, casino, "1")))).isEqualTo("blocked_category");
 
@@ -163,15 +188,15 @@ class SimJournalPersistenceTest {
             policy = ids.policy();
             wallet = ledger.walletAddress(org, "agent-1");
             confirmed(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
-            confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, PolicyRules.NONE, Set.of()));
+            confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, Sequences.next(), PolicyRules.NONE, Set.of()));
             confirmed(ledger, new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-1", policy));
             confirmed(ledger, new LedgerInstruction.Fund(op(), org, wallet, Usdc.parse("100")));
             confirmed(ledger, new LedgerInstruction.SetSessionKey("session:" + wallet + ":0", wallet, SESSION,
-                    clock.instant().plus(SESSION_LIFETIME)));
+                    clock.instant().plus(SESSION_LIFETIME), Sequences.next()));
             confirmed(ledger, pay(wallet, merchant, "1"));
             // The session is rotated: the newer key, valid for an hour, replaces the first at once.
             confirmed(ledger, new LedgerInstruction.SetSessionKey("session:" + wallet + ":1", wallet, SESSION + 1,
-                    clock.instant().plus(Duration.ofHours(1))));
+                    clock.instant().plus(Duration.ofHours(1)), Sequences.next()));
         }
         clock.advance(Duration.ofMinutes(59));
         try (SimulatedLedger reopened = openLedger()) {
@@ -216,14 +241,14 @@ class SimJournalPersistenceTest {
         Set<String> blocked = new TreeSet<>(List.of(casino));
 
         submit(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
-        submit(ledger, new LedgerInstruction.WritePolicy("policy:" + policy + ":v1", org, policy, 1, policyRules,
+        submit(ledger, new LedgerInstruction.WritePolicy("policy:" + policy + ":v1", org, policy, Sequences.next(), policyRules,
                 blocked));
         submit(ledger, new LedgerInstruction.OpenWallet("open:" + first, first, org, "agent-1", policy));
         submit(ledger, new LedgerInstruction.OpenWallet("open:" + second, second, org, "agent-2", policy));
         submit(ledger, new LedgerInstruction.SetSessionKey("session:" + first + ":0", first, SESSION,
-                clock.instant().plus(SESSION_LIFETIME)));
+                clock.instant().plus(SESSION_LIFETIME), Sequences.next()));
         submit(ledger, new LedgerInstruction.SetSessionKey("session:" + second + ":0", second, SESSION,
-                clock.instant().plus(SESSION_LIFETIME)));
+                clock.instant().plus(SESSION_LIFETIME), Sequences.next()));
         submit(ledger, new LedgerInstruction.Fund(op(), org, first, Usdc.parse("500")));
         submit(ledger, new LedgerInstruction.Fund(op(), org, second, Usdc.parse("100")));
         clock.advance(Duration.ofMinutes(1));
@@ -243,7 +268,7 @@ class SimJournalPersistenceTest {
         submit(ledger, new LedgerInstruction.EscrowLock(op(), disputed, first, merchant, Usdc.parse("10"),
                 clock.instant().plus(Duration.ofHours(1)), Optional.empty(), SESSION));
         submit(ledger, new LedgerInstruction.EscrowDispute("dispute:" + disputed, disputed, first));
-        submit(ledger, new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.FROZEN, policy));
+        submit(ledger, new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.FROZEN, policy, Sequences.next()));
         clock.advance(Duration.ofMillis(1234));
         submit(ledger, new LedgerInstruction.Withdraw(op(), org, first, Usdc.parse("50")));
         submit(ledger, new LedgerInstruction.Withdraw(op(), org, first, Usdc.parse("5000")));

@@ -24,6 +24,7 @@ import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -59,7 +60,7 @@ class SimPolicyBackstopTest {
         PolicyId policy = ids.policy();
         LedgerAddress wallet = ledger.walletAddress(org, "agent-1");
         confirmed(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
-        confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, rules().maxPerTx("50")
+        confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, Sequences.next(), rules().maxPerTx("50")
                 .maxPerDay("80").blockedCategories("gambling").build(), Set.of(casino)));
         confirmed(ledger, new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy));
         confirmed(ledger, session(wallet, SESSION, clock.instant().plus(Duration.ofDays(365))));
@@ -87,7 +88,7 @@ class SimPolicyBackstopTest {
         LedgerAddress wallet = ledger.walletAddress(org, "agent-1");
         EscrowId escrow = ids.escrow();
         confirmed(ledger, new LedgerInstruction.Deposit(op(), org, Usdc.parse("1000")));
-        confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, 1, rules().maxPerTx("50")
+        confirmed(ledger, new LedgerInstruction.WritePolicy(op(), org, policy, Sequences.next(), rules().maxPerTx("50")
                 .blockedCategories("gambling").expiry(clock.instant().plus(Duration.ofMinutes(30))).build(),
                 Set.of(casino)));
         confirmed(ledger, new LedgerInstruction.OpenWallet(op(), wallet, org, "agent-1", policy));
@@ -115,7 +116,7 @@ class SimPolicyBackstopTest {
         assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "50.01"), "session_token", wallet);
 
         // The wallet's state comes before the session.
-        confirmed(ledger, new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy));
+        confirmed(ledger, new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy, Sequences.next()));
         assertRefusedAndNothingMoved(ledger, pay(wallet, merchant, "1"), "wallet_not_active", wallet);
         assertThat(ledger.balance(new LedgerAccount.Wallet(wallet))).isEqualTo(Usdc.parse("100"));
         assertThat(ledger.balance(new LedgerAccount.Vault(escrow, wallet))).isEqualTo(Usdc.ZERO);
@@ -134,7 +135,7 @@ class SimPolicyBackstopTest {
         LedgerAddress address = wallet.wallet().address();
 
         // The chain's copy becomes stricter than the service's: a newer version written straight to the ledger.
-        confirmed(chain, new LedgerInstruction.WritePolicy(op(), org, policy.id(), policy.version() + 1,
+        confirmed(chain, new LedgerInstruction.WritePolicy(op(), org, policy.id(), Sequences.next(),
                 rules().maxPerTx("10").build(), Set.of(casino)));
 
         Transaction tooLarge = paid(scenario.pay(wallet, merchant, "50").value());
@@ -160,7 +161,7 @@ class SimPolicyBackstopTest {
         Scenario.FundedWallet wallet = scenario.wallet(org, policy, "agent-1", "300");
 
         confirmed(chain, new LedgerInstruction.UpdateWallet(op(), wallet.wallet().address(), WalletStatus.FROZEN,
-                policy.id()));
+                policy.id(), Sequences.next()));
 
         Transaction payment = paid(scenario.pay(wallet, merchant, "50").value());
         assertFailedWithMoneyBack(core, payment, "wallet_not_active", "300");
@@ -176,7 +177,7 @@ class SimPolicyBackstopTest {
         Scenario.FundedWallet wallet = scenario.wallet(org, policy, "agent-1", "300");
         assertThat(paid(scenario.pay(wallet, merchant, "60").value()).status()).isEqualTo(TransactionStatus.CONFIRMED);
 
-        confirmed(chain, new LedgerInstruction.WritePolicy(op(), org, policy.id(), policy.version() + 1,
+        confirmed(chain, new LedgerInstruction.WritePolicy(op(), org, policy.id(), Sequences.next(),
                 rules().maxPerDay("70").build(), Set.of()));
 
         Transaction overTheChainsCap = paid(scenario.pay(wallet, merchant, "30").value());
@@ -227,7 +228,7 @@ class SimPolicyBackstopTest {
     }
 
     private LedgerInstruction.SetSessionKey session(LedgerAddress wallet, long version, Instant expiresAt) {
-        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt);
+        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt, Sequences.next());
     }
 
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {

@@ -15,6 +15,7 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -69,7 +70,7 @@ class SimProgramTwinTest {
 
         assertThat(code(new LedgerInstruction.OpenWallet(op(), ledger.walletAddress(otherOrg, "agent-1"), otherOrg,
                 "agent-1", policy))).as("under another organisation's policy").isEqualTo("account_not_found");
-        assertThat(code(new LedgerInstruction.WritePolicy(op(), otherOrg, policy, 1, PolicyRules.NONE, Set.of())))
+        assertThat(code(new LedgerInstruction.WritePolicy(op(), otherOrg, policy, Sequences.next(), PolicyRules.NONE, Set.of())))
                 .as("the other organisation's policy of that id").isEqualTo("confirmed");
         assertThat(code(new LedgerInstruction.OpenWallet(op(), ledger.walletAddress(otherOrg, "agent-1"), otherOrg,
                 "agent-1", policy))).isEqualTo("confirmed");
@@ -97,7 +98,7 @@ class SimProgramTwinTest {
     @Test
     void anArchivedWalletGetsNoSessionKey() {
         LedgerAddress wallet = fundedWallet(org, "agent-1");
-        assertThat(code(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ARCHIVED, policy)))
+        assertThat(code(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ARCHIVED, policy, Sequences.next())))
                 .isEqualTo("confirmed");
 
         assertThat(code(session(wallet, 1, clock.instant().plus(Duration.ofHours(1))))).isEqualTo("wallet_not_active");
@@ -131,7 +132,7 @@ class SimProgramTwinTest {
 
         assertThat(code(below.withCoSignature("not-a-signature"))).isEqualTo("co_signature_invalid");
         assertThat(code(below.withCoSignature(strangers))).as("below the threshold too").isEqualTo("co_signature_invalid");
-        assertThat(code(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy)))
+        assertThat(code(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy, Sequences.next())))
                 .isEqualTo("confirmed");
         assertThat(code(pay(wallet, PAYEE, "1").withCoSignature("not-a-signature")))
                 .as("before the wallet's status").isEqualTo("co_signature_invalid");
@@ -167,11 +168,11 @@ class SimProgramTwinTest {
     }
 
     private void write(OrgId org, PolicyId policy, PolicyRules rules) {
-        confirmed(new LedgerInstruction.WritePolicy(op(), org, policy, 1, rules, Set.of()));
+        confirmed(new LedgerInstruction.WritePolicy(op(), org, policy, Sequences.next(), rules, Set.of()));
     }
 
     private LedgerInstruction.SetSessionKey session(LedgerAddress wallet, long version, Instant expiresAt) {
-        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt);
+        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt, Sequences.next());
     }
 
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String to, String amount) {

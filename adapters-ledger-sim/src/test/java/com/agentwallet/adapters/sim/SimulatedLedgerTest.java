@@ -15,6 +15,7 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -138,9 +139,10 @@ class SimulatedLedgerTest {
         IdGenerator ids = new RandomIdGenerator(new Random(5));
         OrgId org = ids.org();
         PolicyId policy = ids.policy();
-        LedgerInstruction.WritePolicy oneWay = new LedgerInstruction.WritePolicy("policy:v1", org, policy, 1,
+        long sequence = Sequences.next();
+        LedgerInstruction.WritePolicy oneWay = new LedgerInstruction.WritePolicy("policy:v1", org, policy, sequence,
                 PolicyRules.NONE, new LinkedHashSet<>(pair));
-        LedgerInstruction.WritePolicy otherWay = new LedgerInstruction.WritePolicy("policy:v1", org, policy, 1,
+        LedgerInstruction.WritePolicy otherWay = new LedgerInstruction.WritePolicy("policy:v1", org, policy, sequence,
                 PolicyRules.NONE, new LinkedHashSet<>(List.of(pair.get(1), pair.get(0))));
         assertThat(oneWay).isEqualTo(otherWay);
 
@@ -178,11 +180,11 @@ class SimulatedLedgerTest {
         EscrowId escrow = ids.escrow();
         List<LedgerInstruction> instructions = List.of(
                 new LedgerInstruction.Deposit(ids.tx().value(), org, Usdc.parse("1000")),
-                new LedgerInstruction.WritePolicy(ids.tx().value(), org, policy, 1,
+                new LedgerInstruction.WritePolicy(ids.tx().value(), org, policy, Sequences.next(),
                         rules().maxPerTx("100").build(), Set.of()),
                 new LedgerInstruction.OpenWallet(ids.tx().value(), wallet, org, "agent-1", policy),
                 new LedgerInstruction.SetSessionKey(ids.tx().value(), wallet, 0,
-                        clock.instant().plus(Duration.ofDays(1))),
+                        clock.instant().plus(Duration.ofDays(1)), Sequences.next()),
                 new LedgerInstruction.Fund(ids.tx().value(), org, wallet, Usdc.parse("500")),
                 new LedgerInstruction.Pay(ids.tx().value(), wallet, merchant, Usdc.parse("12.5"), clock.instant(), 0,
                         Optional.empty()),

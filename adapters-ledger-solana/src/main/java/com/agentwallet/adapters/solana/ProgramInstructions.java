@@ -57,19 +57,20 @@ final class ProgramInstructions {
     }
 
     TransactionInstruction setSessionKey(PublicKey authority, PublicKey treasury, PublicKey wallet, PublicKey session,
-                                         Instant expiresAt) {
+                                         Instant expiresAt, long sequence) {
         return ix(List.of(signer(authority), readonly(treasury), writable(wallet)),
-                new Bytes().u8(Instructions.SET_SESSION_KEY).raw(session.toByteArray()).u64(expiresAt.getEpochSecond()));
+                new Bytes().u8(Instructions.SET_SESSION_KEY).raw(session.toByteArray()).u64(expiresAt.getEpochSecond())
+                        .u64(sequence));
     }
 
     /** Writes the policy with its first {@code first} entries; the rest follow with {@link #writePolicyEntries}. */
     TransactionInstruction writePolicy(PublicKey payer, PublicKey authority, PublicKey treasury, PublicKey policy, int bump,
-                                       byte[] policyHash, long version, PolicyRules rules, int allowedCount,
+                                       byte[] policyHash, long sequence, PolicyRules rules, int allowedCount,
                                        int blockedCount, List<byte[]> first) {
         int flags = flag(rules.maxPerTx(), FLAG_MAX_PER_TX) | flag(rules.maxPerDay(), FLAG_MAX_PER_DAY)
                 | flag(rules.maxPerMonth(), FLAG_MAX_PER_MONTH) | flag(rules.velocityCap(), FLAG_VELOCITY_CAP)
                 | flag(rules.expiry(), FLAG_EXPIRY) | flag(rules.requireCoSign(), FLAG_CO_SIGN);
-        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY).u8(bump).raw(policyHash).u64(version).u32(flags)
+        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY).u8(bump).raw(policyHash).u64(sequence).u32(flags)
                 .u32(rules.velocityCap().orElse(0)).u64(micros(rules.maxPerTx())).u64(micros(rules.maxPerDay()))
                 .u64(micros(rules.maxPerMonth()))
                 .u64(rules.expiry().map(Instant::getEpochSecond).orElse(0L))
@@ -81,17 +82,17 @@ final class ProgramInstructions {
                 readonly(SYSTEM_PROGRAM)), data);
     }
 
-    TransactionInstruction writePolicyEntries(PublicKey authority, PublicKey treasury, PublicKey policy, long version,
+    TransactionInstruction writePolicyEntries(PublicKey authority, PublicKey treasury, PublicKey policy, long sequence,
                                               int start, List<byte[]> entries) {
-        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY_ENTRIES).u64(version).u8(start).u8(entries.size());
+        Bytes data = new Bytes().u8(Instructions.WRITE_POLICY_ENTRIES).u64(sequence).u8(start).u8(entries.size());
         entries.forEach(data::raw);
         return ix(List.of(signer(authority), readonly(treasury), writable(policy)), data);
     }
 
     TransactionInstruction updateWallet(PublicKey authority, PublicKey treasury, PublicKey wallet, PublicKey policy,
-                                        WalletStatus status) {
+                                        WalletStatus status, long sequence) {
         return ix(List.of(signer(authority), readonly(treasury), writable(wallet), readonly(policy)),
-                new Bytes().u8(Instructions.UPDATE_WALLET).u8(statusCode(status)));
+                new Bytes().u8(Instructions.UPDATE_WALLET).u8(statusCode(status)).u64(sequence));
     }
 
     /** The wallet account's status byte: 0 active, 1 frozen, 2 archived. */

@@ -458,7 +458,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         LedgerOutcome outcome = once(write.operationId(), () -> {
             List<TransactionInstruction> instructions = new ArrayList<>(treasuryInit(orgHash));
             instructions.add(program.writePolicy(keys.feePayer(), authority.getPublicKey(), treasury,
-                    key(policy.address()), policy.bump(), hash(write.policy().value()), write.version(), write.rules(),
+                    key(policy.address()), policy.bump(), hash(write.policy().value()), write.sequence(), write.rules(),
                     allowed.size(), blocked.size(), first));
             return new Send(instructions, List.of(keys.registrar(), authority));
         });
@@ -467,7 +467,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             int from = start;
             List<byte[]> chunk = entries.subList(from, Math.min(from + MORE_POLICY_ENTRIES, entries.size()));
             outcome = once(write.operationId() + "#entries@" + from, () -> new Send(List.of(program.writePolicyEntries(
-                    authority.getPublicKey(), treasury, key(policy.address()), write.version(), from, chunk)),
+                    authority.getPublicKey(), treasury, key(policy.address()), write.sequence(), from, chunk)),
                     List.of(authority)));
         }
         return outcome;
@@ -481,7 +481,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         PublicKey sessionKey = keys.session(programId, session.wallet(), session.version()).getPublicKey();
         Account authority = authority(wallet.get().orgHash());
         return new Send(List.of(program.setSessionKey(authority.getPublicKey(), wallet.get().treasury(),
-                key(session.wallet()), sessionKey, session.expiresAt())), List.of(authority));
+                key(session.wallet()), sessionKey, session.expiresAt(), session.sequence())), List.of(authority));
     }
 
     private Plan updateWallet(LedgerInstruction.UpdateWallet update) throws RpcException {
@@ -492,7 +492,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         PublicKey policy = key(addresses.policy(wallet.get().orgHash(), update.policy().value()).address());
         Account authority = authority(wallet.get().orgHash());
         return new Send(List.of(program.updateWallet(authority.getPublicKey(), wallet.get().treasury(),
-                key(update.wallet()), policy, update.status())), List.of(authority));
+                key(update.wallet()), policy, update.status(), update.sequence())), List.of(authority));
     }
 
     private Plan move(int tag, OrgId orgId, LedgerAddress wallet, Usdc amount) {

@@ -54,15 +54,16 @@ class ProgramLayoutTest {
             Map.entry("create_wallet", v -> PROGRAM.createWallet(ANY, ANY, ANY, ANY, v.get("bump").asInt(), ANY,
                     v.get("token_bump").asInt(), ANY, bytes(v.get("agent_hash")))),
             Map.entry("set_session_key", v -> PROGRAM.setSessionKey(ANY, ANY, ANY, key(v.get("session_key")),
-                    Instant.ofEpochSecond(v.get("expires_at").asLong()))),
+                    Instant.ofEpochSecond(v.get("expires_at").asLong()), v.get("sequence").asLong())),
             Map.entry("write_policy", ProgramLayoutTest::writePolicy),
             Map.entry("write_policy_entries", v -> {
                 assertThat(v.get("count").asInt()).as("the adapter counts the entries it is given")
                         .isEqualTo(v.get("entries").size());
-                return PROGRAM.writePolicyEntries(ANY, ANY, ANY, v.get("version").asLong(), v.get("start").asInt(),
+                return PROGRAM.writePolicyEntries(ANY, ANY, ANY, v.get("sequence").asLong(), v.get("start").asInt(),
                         entries(v.get("entries")));
             }),
-            Map.entry("update_wallet", v -> PROGRAM.updateWallet(ANY, ANY, ANY, ANY, status(v.get("status").asInt()))),
+            Map.entry("update_wallet", v -> PROGRAM.updateWallet(ANY, ANY, ANY, ANY, status(v.get("status").asInt()),
+                    v.get("sequence").asLong())),
             Map.entry("fund", v -> PROGRAM.move(Instructions.FUND, ANY, ANY, ANY, ANY, ANY, micros(v.get("amount")))),
             Map.entry("withdraw", v -> PROGRAM.move(Instructions.WITHDRAW, ANY, ANY, ANY, ANY, ANY,
                     micros(v.get("amount")))),
@@ -174,7 +175,7 @@ class ProgramLayoutTest {
         assertThat(v.get("entries_in_data").asInt()).as("the adapter sends the entries it is given")
                 .isEqualTo(entries.size());
         return PROGRAM.writePolicy(ANY, ANY, ANY, ANY, v.get("bump").asInt(), bytes(v.get("policy_hash")),
-                v.get("version").asLong(), rules, v.get("allowed_count").asInt(), v.get("blocked_count").asInt(),
+                v.get("sequence").asLong(), rules, v.get("allowed_count").asInt(), v.get("blocked_count").asInt(),
                 entries);
     }
 

@@ -19,6 +19,7 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,7 +134,7 @@ class SolanaLedgerTest {
         Set<String> blocked = IntStream.range(0, 64).mapToObj(i -> payee("blocked-" + i)).collect(Collectors.toSet());
         OrgId org = organisation();
         PolicyId policy = ids.policy();
-        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, 1,
+        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, Sequences.next(),
                 rules().allowedRecipients(allowed.toArray(String[]::new)).build(), blocked));
         LedgerAddress wallet = wallet(org, policy, "100");
 
@@ -142,9 +143,9 @@ class SolanaLedgerTest {
         assertThat(received(allowed.get(31))).isEqualTo(Usdc.parse("1"));
 
         PolicyId open = ids.policy();
-        confirmed(new LedgerInstruction.WritePolicy("policy:open:" + run, org, open, 1, PolicyRules.NONE, blocked));
+        confirmed(new LedgerInstruction.WritePolicy("policy:open:" + run, org, open, Sequences.next(), PolicyRules.NONE, blocked));
         confirmed(new LedgerInstruction.UpdateWallet("move:" + run, wallet,
-                WalletStatus.ACTIVE, open));
+                WalletStatus.ACTIVE, open, Sequences.next()));
         for (String each : blocked) {
             refused(pay(wallet, each, "1"), "blocked_category");
         }
@@ -257,7 +258,7 @@ class SolanaLedgerTest {
     private LedgerAddress fundedWallet(PolicyRules rules, String funding) {
         OrgId org = organisation();
         PolicyId policy = ids.policy();
-        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, 1, rules, Set.of()));
+        confirmed(new LedgerInstruction.WritePolicy("policy:" + run, org, policy, Sequences.next(), rules, Set.of()));
         return wallet(org, policy, funding);
     }
 
@@ -265,7 +266,7 @@ class SolanaLedgerTest {
         LedgerAddress wallet = ledger.walletAddress(org, "agent-" + run);
         confirmed(new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, "agent-" + run, policy));
         confirmed(new LedgerInstruction.SetSessionKey("session:" + wallet, wallet, 0,
-                clock.instant().plus(Duration.ofDays(1))));
+                clock.instant().plus(Duration.ofDays(1)), Sequences.next()));
         confirmed(new LedgerInstruction.Fund("fund:" + wallet, org, wallet, Usdc.parse(funding)));
         return wallet;
     }

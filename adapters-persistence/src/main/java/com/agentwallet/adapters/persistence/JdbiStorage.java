@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.EscrowStore;
@@ -159,6 +160,7 @@ public final class JdbiStorage implements Storage {
 
     /** The stores on one open handle, their statements sent through one {@link Pipeline}. */
     private static final class HandleStores implements Stores {
+        private final Handle handle;
         private final Pipeline pipeline;
         private final OrganisationStore organisations;
         private final ApiKeyStore apiKeys;
@@ -176,6 +178,7 @@ public final class JdbiStorage implements Storage {
         private final DeliveryStore deliveries;
 
         HandleStores(Handle handle, Clock clock) {
+            this.handle = handle;
             pipeline = new Pipeline(handle);
             organisations = new JdbiOrganisations(handle);
             apiKeys = new JdbiApiKeys(handle);
@@ -264,6 +267,11 @@ public final class JdbiStorage implements Storage {
         @Override
         public DeliveryStore deliveries() {
             return deliveries;
+        }
+
+        @Override
+        public AdminSequence adminSequence() {
+            return () -> handle.createQuery("SELECT nextval('ledger_admin_sequence')").mapTo(Long.class).one();
         }
     }
 }

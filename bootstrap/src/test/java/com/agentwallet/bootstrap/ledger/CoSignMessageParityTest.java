@@ -15,6 +15,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,10 +91,10 @@ class CoSignMessageParityTest {
         PolicyId policy = ids.policy();
         LedgerAddress wallet = solana.walletAddress(org, agent);
         assertThat(sim.walletAddress(org, agent)).isEqualTo(wallet);
-        both(solana, sim, new LedgerInstruction.WritePolicy("policy:" + policy, org, policy, 1, policyRules, Set.of()));
+        both(solana, sim, new LedgerInstruction.WritePolicy("policy:" + policy, org, policy, Sequences.next(), policyRules, Set.of()));
         both(solana, sim, new LedgerInstruction.OpenWallet("open:" + wallet, wallet, org, agent, policy));
         both(solana, sim, new LedgerInstruction.SetSessionKey("session:" + wallet, wallet, 0,
-                clock.instant().plus(Duration.ofDays(1))));
+                clock.instant().plus(Duration.ofDays(1)), Sequences.next()));
         both(solana, sim, new LedgerInstruction.Fund("fund:" + wallet, org, wallet, Usdc.parse("500")));
         return wallet;
     }

@@ -22,6 +22,7 @@ import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.testing.TestSeed;
 import com.agentwallet.core.wallet.WalletStatus;
+import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -298,7 +299,8 @@ class LedgerDifferentialTest {
     private static final class Policy {
         final Org org;
         final PolicyId id;
-        long version;
+        /** The sequence of the write on chain. */
+        long sequence;
         PolicyRules rules = PolicyRules.NONE;
         Set<String> blocked = Set.of();
 
@@ -316,6 +318,8 @@ class LedgerDifferentialTest {
         WalletStatus status = WalletStatus.ACTIVE;
         /** The version of the session key on chain; -1 before the first. */
         long sessionVersion = -1;
+        /** The sequence of the last session key or update on chain. */
+        long adminSequence;
         Instant sessionExpiresAt = Instant.EPOCH;
 
         Wallet(Org org, String agent, LedgerAddress address, Policy policy) {
@@ -474,33 +478,31 @@ class LedgerDifferentialTest {
                 return Optional.of(newPolicy(org, terms()));
             }
             Policy policy = one(org.policies);
-            // One in ten is an older version arriving late: it changes nothing.
-            long version = chance(0.1) ? policy.version - 1 : policy.version + 1;
+            // One in ten arrives late, at a sequence not above the one on chain: refused, it changes nothing.
+            long sequence = chance(0.1) ? Math.max(1, policy.sequence - random.nextInt(2)) : Sequences.next();
             return Optional.of(choose(List.of(
-                    always(92, () -> write(policy, version, terms())),
+                    always(92, () -> write(policy, sequence, terms())),
                     // Under the id of another organisation's policy: a policy of this organisation.
                     option(8, () -> policyOfAnotherOrganisation(org).map(foreign -> Operation.of(
-                            new LedgerInstruction.WritePolicy(op(), org.id, foreign.id, 1, PolicyRules.NONE,
+                            new LedgerInstruction.WritePolicy(op(), org.id, foreign.id, Sequences.next(), PolicyRules.NONE,
                                     Set.of())))))));
         }
 
         private Operation newPolicy(Org org, Terms terms) {
             Policy policy = new Policy(org, ids.policy());
             name(policy.id.value(), org.name + "/policy-" + (org.policies.size() + 1));
-            return write(policy, 1, terms);
+            return write(policy, Sequences.next(), terms);
         }
 
-        private Operation write(Policy policy, long version, Terms terms) {
-            return Operation.of(new LedgerInstruction.WritePolicy(op(), policy.org.id, policy.id, version, terms.rules(),
+        private Operation write(Policy policy, long sequence, Terms terms) {
+            return Operation.of(new LedgerInstruction.WritePolicy(op(), policy.org.id, policy.id, sequence, terms.rules(),
                     terms.blocked()), () -> {
                 if (!policy.org.policies.contains(policy)) {
                     policy.org.policies.add(policy);
                 }
-                if (version >= policy.version) {
-                    policy.version = version;
-                    policy.rules = terms.rules();
-                    policy.blocked = terms.blocked();
-                }
+                policy.sequence = sequence;
+                policy.rules = terms.rules();
+                policy.blocked = terms.blocked();
             });
         }
 
@@ -625,10 +627,19 @@ class LedgerDifferentialTest {
         }
 
         private Operation session(Wallet wallet, long version, Instant expiresAt) {
-            return Operation.of(new LedgerInstruction.SetSessionKey(op(), wallet.address, version, expiresAt), () -> {
-                wallet.sessionVersion = version;
-                wallet.sessionExpiresAt = expiresAt;
-            });
+            long sequence = adminSequence(wallet);
+            return Operation.of(new LedgerInstruction.SetSessionKey(op(), wallet.address, version, expiresAt, sequence),
+                    () -> {
+                        wallet.sessionVersion = version;
+                        wallet.sessionExpiresAt = expiresAt;
+                        wallet.adminSequence = sequence;
+                    });
+        }
+
+        /** Mostly the next sequence; one write in twenty arrives late, at the wallet's last sequence or one before. */
+        private long adminSequence(Wallet wallet) {
+            return wallet.adminSequence > 0 && chance(0.05)
+                    ? Math.max(1, wallet.adminSequence - random.nextInt(2)) : Sequences.next();
         }
 
         private Optional<Operation> updateWallet() {
@@ -643,10 +654,13 @@ class LedgerDifferentialTest {
                         always(40, () -> WalletStatus.ACTIVE),
                         always(12, () -> wallet.status),
                         always(8, () -> WalletStatus.ARCHIVED)));
-                return Operation.of(new LedgerInstruction.UpdateWallet(op(), wallet.address, status, policy.id), () -> {
-                    wallet.status = status;
-                    wallet.policy = policy;
-                });
+                long sequence = adminSequence(wallet);
+                return Operation.of(new LedgerInstruction.UpdateWallet(op(), wallet.address, status, policy.id, sequence),
+                        () -> {
+                            wallet.status = status;
+                            wallet.policy = policy;
+                            wallet.adminSequence = sequence;
+                        });
             });
         }
 

@@ -22,6 +22,13 @@ public sealed interface LedgerInstruction {
 
     String operationId();
 
+    /** An administrative write's sequence: positive, as the program reads it as unsigned. */
+    private static void requirePositive(long sequence) {
+        if (sequence <= 0) {
+            throw new IllegalArgumentException("an administrative write's sequence is positive: " + sequence);
+        }
+    }
+
     /** Creates the wallet account and its token account at the wallet's program-derived address. */
     record OpenWallet(String operationId, LedgerAddress wallet, OrgId orgId, String agentId, PolicyId policy)
             implements LedgerInstruction {
@@ -34,8 +41,11 @@ public sealed interface LedgerInstruction {
         }
     }
 
-    /** Writes the chain's copy of a policy; categories arrive resolved to the recipients they block. */
-    record WritePolicy(String operationId, OrgId orgId, PolicyId policy, long version, PolicyRules rules,
+    /**
+     * Writes the chain's copy of a policy; categories arrive resolved to the recipients they block.
+     * {@code sequence} is the write's {@link com.agentwallet.core.port.AdminSequence} number.
+     */
+    record WritePolicy(String operationId, OrgId orgId, PolicyId policy, long sequence, PolicyRules rules,
                        Set<String> blockedRecipients) implements LedgerInstruction {
         public WritePolicy {
             requireNonNull(operationId, "operationId is null");
@@ -43,6 +53,7 @@ public sealed interface LedgerInstruction {
             requireNonNull(policy, "policy is null");
             requireNonNull(rules, "rules is null");
             blockedRecipients = Set.copyOf(blockedRecipients);
+            requirePositive(sequence);
         }
     }
 
@@ -50,8 +61,9 @@ public sealed interface LedgerInstruction {
      * Writes the public key of the wallet's session {@code version} on chain, valid until
      * {@code expiresAt}: the key that must sign the wallet's payments and escrow locks. A new version
      * replaces the old key at once, which is how rotating the session token revokes it on chain too.
+     * {@code sequence} is the write's {@link com.agentwallet.core.port.AdminSequence} number.
      */
-    record SetSessionKey(String operationId, LedgerAddress wallet, long version, Instant expiresAt)
+    record SetSessionKey(String operationId, LedgerAddress wallet, long version, Instant expiresAt, long sequence)
             implements LedgerInstruction {
         public SetSessionKey {
             requireNonNull(operationId, "operationId is null");
@@ -60,16 +72,21 @@ public sealed interface LedgerInstruction {
             if (version < 0) {
                 throw new IllegalArgumentException("a session version is not negative: " + version);
             }
+            requirePositive(sequence);
         }
     }
 
-    /** Sets a wallet's status and attached policy on chain. */
-    record UpdateWallet(String operationId, LedgerAddress wallet, WalletStatus status, PolicyId policy)
+    /**
+     * Sets a wallet's status and attached policy on chain; {@code sequence} is the write's
+     * {@link com.agentwallet.core.port.AdminSequence} number.
+     */
+    record UpdateWallet(String operationId, LedgerAddress wallet, WalletStatus status, PolicyId policy, long sequence)
             implements LedgerInstruction {
         public UpdateWallet {
             requireNonNull(operationId, "operationId is null");
             requireNonNull(wallet, "wallet is null");
             requireNonNull(status, "status is null");
+            requirePositive(sequence);
             requireNonNull(policy, "policy is null");
         }
     }

@@ -32,7 +32,12 @@ public enum ProgramError implements WireNamed {
     INVALID_ARGUMENT(18),
     ESCROW_DISPUTED(19),
     /** A release or dispute that reached the program at or after the escrow's deadline: only a refund is left. */
-    ESCROW_EXPIRED(20);
+    ESCROW_EXPIRED(20),
+    /**
+     * An administrative write whose sequence is not above the last one written to its policy or
+     * wallet: a newer write is already on chain, so this one would roll it back.
+     */
+    STALE_WRITE(21);
 
     private final int code;
 

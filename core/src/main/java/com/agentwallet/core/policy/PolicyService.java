@@ -6,7 +6,6 @@ import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.ValidationException;
-import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
@@ -151,10 +150,9 @@ public final class PolicyService {
     private void writeToLedger(Stores stores, Policy policy) {
         Set<String> blocked = new TreeSet<>(stores.recipientCategories()
                 .recipientsIn(policy.orgId(), policy.rules().blockedCategories()));
-        String operationId = "policy:" + policy.id() + ":v" + policy.version() + ":"
-                + Hashing.sha256Hex(String.join("\n", blocked)).substring(0, 16);
-        LedgerAdmin.require(ledger, new LedgerInstruction.WritePolicy(operationId, policy.orgId(), policy.id(),
-                policy.version(), policy.rules(), blocked));
+        LedgerAdmin.requireSequenced(ledger, stores.adminSequence(), sequence -> new LedgerInstruction.WritePolicy(
+                "policy:" + policy.id() + ":v" + policy.version() + ":s" + sequence, policy.orgId(), policy.id(),
+                sequence, policy.rules(), blocked));
     }
 
     private static String copyName(String name) {

@@ -29,4 +29,6 @@ public interface Stores {
     EventOutbox outbox();
 
     DeliveryStore deliveries();
+
+    AdminSequence adminSequence();
 }

@@ -82,7 +82,7 @@ public final class WalletService {
             LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
                     command.orgId(), command.agentId(), command.policyId()));
             SessionGrant grant = new SessionGrant(wallet.id(), wallet.sessionVersion(), now.plus(ttl));
-            writeSessionKey(wallet, grant);
+            writeSessionKey(stores, wallet, grant);
             events.publish(stores, new DomainEvent.WalletCreated(wallet, now));
             return Result.ok(new CreatedWallet(wallet, grant));
         });
@@ -128,7 +128,7 @@ public final class WalletService {
                 statusEvents = transition.value().events();
             }
             if (changed.status() != wallet.status() || !changed.policyId().equals(wallet.policyId())) {
-                syncToLedger(changed);
+                syncToLedger(stores, changed);
             }
             stores.wallets().update(changed);
             events.publish(stores, statusEvents);
@@ -201,7 +201,7 @@ public final class WalletService {
             Instant now = clock.instant();
             Transition<Wallet> transition = WalletMachine.apply(wallet, new WalletCommand.Archive(), now).value();
             Wallet next = transition.state();
-            syncToLedger(next);
+            syncToLedger(stores, next);
             stores.wallets().update(next);
             events.publish(stores, transition.events());
             if (next.balance().isZero()) {
@@ -231,7 +231,7 @@ public final class WalletService {
             Wallet next = wallet.withNextSessionVersion(now);
             stores.wallets().update(next);
             SessionGrant grant = new SessionGrant(walletId, next.sessionVersion(), now.plus(lifetime));
-            writeSessionKey(next, grant);
+            writeSessionKey(stores, next, grant);
             return grant;
         }));
     }
@@ -248,7 +248,7 @@ public final class WalletService {
                             .flatMap(policy -> policy.rules().expiry()).orElseThrow();
                     Transition<Wallet> transition = WalletMachine.apply(wallet,
                             new WalletCommand.PolicyExpired(expiry), clock.instant()).value();
-                    syncToLedger(transition.state());
+                    syncToLedger(stores, transition.state());
                     stores.wallets().update(transition.state());
                     events.publish(stores, transition.events());
                     return wallet;
@@ -269,11 +269,10 @@ public final class WalletService {
         return Result.ok(withdrawal);
     }
 
-    private void syncToLedger(Wallet wallet) {
-        LedgerAdmin.require(ledger, new LedgerInstruction.UpdateWallet(
-                "wallet:" + wallet.id() + ":" + wallet.status().wireName() + ":" + wallet.policyId() + ":"
-                        + wallet.updatedAt().toEpochMilli(),
-                wallet.address(), wallet.status(), wallet.policyId()));
+    private void syncToLedger(Stores stores, Wallet wallet) {
+        LedgerAdmin.requireSequenced(ledger, stores.adminSequence(), sequence -> new LedgerInstruction.UpdateWallet(
+                "wallet:" + wallet.id() + ":" + wallet.status().wireName() + ":" + wallet.policyId() + ":s" + sequence,
+                wallet.address(), wallet.status(), wallet.policyId(), sequence));
     }
 
     /**
@@ -281,10 +280,10 @@ public final class WalletService {
      * window past the token's expiry, so that a payment made under a live token can still be
      * co-signed; a newer version replaces it at once.
      */
-    private void writeSessionKey(Wallet wallet, SessionGrant grant) {
-        LedgerAdmin.require(ledger, new LedgerInstruction.SetSessionKey(
-                "session:" + wallet.id() + ":" + grant.version(), wallet.address(), grant.version(),
-                grant.expiresAt().plus(settings.coSignWindow())));
+    private void writeSessionKey(Stores stores, Wallet wallet, SessionGrant grant) {
+        LedgerAdmin.requireSequenced(ledger, stores.adminSequence(), sequence -> new LedgerInstruction.SetSessionKey(
+                "session:" + wallet.id() + ":" + grant.version() + ":s" + sequence, wallet.address(), grant.version(),
+                grant.expiresAt().plus(settings.coSignWindow()), sequence));
     }
 
     private Duration sessionTtl(Optional<Duration> requested) {

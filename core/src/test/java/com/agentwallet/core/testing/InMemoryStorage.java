@@ -6,6 +6,7 @@ import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.DueDelivery;
 import com.agentwallet.core.webhook.DeliveryStatus;
 import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.id.EventId;
 
@@ -240,6 +241,10 @@ public final class InMemoryStorage implements Storage {
 
         public DeliveryStore deliveries() {
             return deliveryStore;
+        }
+
+        public AdminSequence adminSequence() {
+            return Sequences::next;
         }
     }
 

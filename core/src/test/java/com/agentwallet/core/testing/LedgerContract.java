@@ -367,7 +367,7 @@ public abstract class LedgerContract {
         LedgerAddress wallet = wallet(org, policy, "100");
         String merchant = payee("merchant");
 
-        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy));
+        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy, Sequences.next()));
         refused(payment(wallet, merchant, "1"), "wallet_not_active");
         EscrowId escrow = ids.escrow();
         track(new LedgerAccount.Vault(escrow, wallet));
@@ -375,7 +375,7 @@ public abstract class LedgerContract {
         confirmed(new LedgerInstruction.Fund(op(), org, wallet, usdc("10")));
         confirmed(new LedgerInstruction.Withdraw(op(), org, wallet, usdc("5")));
 
-        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, policy));
+        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, policy, Sequences.next()));
         confirmed(payment(wallet, merchant, "1"));
         assertThat(balanceOf(wallet)).isEqualTo(usdc("104"));
     }
@@ -440,7 +440,7 @@ public abstract class LedgerContract {
         refused(payment(neverOpened, merchant, "1"), "account_not_found");
         refused(new LedgerInstruction.Fund(op(), org, neverOpened, usdc("1")), "account_not_found");
         refused(new LedgerInstruction.Withdraw(op(), org, neverOpened, usdc("1")), "account_not_found");
-        refused(new LedgerInstruction.UpdateWallet(op(), neverOpened, WalletStatus.FROZEN, ids.policy()),
+        refused(new LedgerInstruction.UpdateWallet(op(), neverOpened, WalletStatus.FROZEN, ids.policy(), Sequences.next()),
                 "account_not_found");
         OrgId otherOrg = organisation("100");
         refused(new LedgerInstruction.Fund(op(), otherOrg, wallet, usdc("1")), "account_not_found");
@@ -483,24 +483,44 @@ public abstract class LedgerContract {
         refused(payment(wallet, outsider, "10"), "allowed_recipients");
 
         // The wallet's state comes before any policy check.
-        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy));
+        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, policy, Sequences.next()));
         refused(payment(wallet, outsider, "101"), "wallet_not_active");
     }
 
     @Test
-    void aNewerPolicyVersionAppliesToTheNextPaymentAndAnOlderOneDoesNotUndoIt() {
+    void aNewerPolicyWriteAppliesToTheNextPaymentAndAStaleOneIsRefusedWithoutUndoingIt() {
         OrgId org = organisation("1000");
         PolicyId policy = policy(org, PolicyRules.NONE);
         LedgerAddress wallet = wallet(org, policy, "500");
         String merchant = payee("merchant");
         confirmed(payment(wallet, merchant, "50"));
 
-        confirmed(writePolicy(org, policy, 2, rules().maxPerTx("10").build()));
+        long newer = Sequences.next();
+        confirmed(writePolicy(org, policy, newer, rules().maxPerTx("10").build()));
         refused(payment(wallet, merchant, "50"), "max_per_tx");
 
-        confirmed(writePolicy(org, policy, 1, PolicyRules.NONE));
+        refused(writePolicy(org, policy, newer - 1, PolicyRules.NONE), "stale_write");
+        refused(writePolicy(org, policy, newer, PolicyRules.NONE), "stale_write");
         refused(payment(wallet, merchant, "50"), "max_per_tx");
         confirmed(payment(wallet, merchant, "10"));
+    }
+
+    @Test
+    void aStaleSessionKeyOrWalletUpdateIsRefusedAndChangesNothing() {
+        OrgId org = organisation("1000");
+        PolicyId policy = policy(org, PolicyRules.NONE);
+        PolicyId strict = policy(org, rules().maxPerTx("5").build());
+        LedgerAddress wallet = wallet(org, policy, "100");
+        String merchant = payee("merchant");
+        long sequence = Sequences.next();
+        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, policy, sequence));
+
+        refused(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, strict, sequence - 1),
+                "stale_write");
+        refused(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.FROZEN, strict, sequence), "stale_write");
+        refused(new LedgerInstruction.SetSessionKey(op(), wallet, SESSION + 1, clock.instant().plus(Duration.ofDays(1)),
+                sequence), "stale_write");
+        confirmed(payment(wallet, merchant, "50"));
     }
 
     @Test
@@ -511,12 +531,12 @@ public abstract class LedgerContract {
         LedgerAddress wallet = wallet(org, lax, "100");
         String merchant = payee("merchant");
 
-        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, strict));
+        confirmed(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, strict, Sequences.next()));
         refused(payment(wallet, merchant, "6"), "max_per_tx");
 
         OrgId otherOrg = organisation("1");
         PolicyId othersPolicy = policy(otherOrg, PolicyRules.NONE);
-        refused(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, othersPolicy), "account_not_found");
+        refused(new LedgerInstruction.UpdateWallet(op(), wallet, WalletStatus.ACTIVE, othersPolicy, Sequences.next()), "account_not_found");
         refused(payment(wallet, merchant, "6"), "max_per_tx");
     }
 
@@ -791,13 +811,13 @@ public abstract class LedgerContract {
     /** The chain's copy of a new policy (version 1), blocking {@code blockedRecipients}. */
     protected PolicyId policy(OrgId org, PolicyRules policyRules, String... blockedRecipients) {
         PolicyId policy = ids.policy();
-        confirmed(writePolicy(org, policy, 1, policyRules, blockedRecipients));
+        confirmed(writePolicy(org, policy, Sequences.next(), policyRules, blockedRecipients));
         return policy;
     }
 
-    protected LedgerInstruction.WritePolicy writePolicy(OrgId org, PolicyId policy, long version, PolicyRules policyRules,
-                                                        String... blockedRecipients) {
-        return new LedgerInstruction.WritePolicy("policy:" + policy + ":v" + version + ":" + op(), org, policy, version,
+    protected LedgerInstruction.WritePolicy writePolicy(OrgId org, PolicyId policy, long sequence,
+                                                        PolicyRules policyRules, String... blockedRecipients) {
+        return new LedgerInstruction.WritePolicy("policy:" + policy + ":s" + sequence + ":" + op(), org, policy, sequence,
                 policyRules, Set.of(blockedRecipients));
     }
 
@@ -832,7 +852,7 @@ public abstract class LedgerContract {
 
     /** Puts the key of session {@code version} of the wallet on chain until {@code expiresAt}. */
     protected LedgerInstruction.SetSessionKey session(LedgerAddress wallet, long version, Instant expiresAt) {
-        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt);
+        return new LedgerInstruction.SetSessionKey(op(), wallet, version, expiresAt, Sequences.next());
     }
 
     protected LedgerInstruction.Pay payment(LedgerAddress wallet, String to, String amount) {

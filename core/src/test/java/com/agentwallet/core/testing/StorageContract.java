@@ -221,6 +221,22 @@ public abstract class StorageContract {
     // ---------------------------------------------------------------- organisations
 
     @Test
+    void theAdminSequenceIncreasesAcrossTransactionsAndNeverGivesANumberTwiceEvenAfterARollback() {
+        long first = storage.inTransaction(s -> s.adminSequence().next());
+        long second = storage.inTransaction(s -> s.adminSequence().next());
+        long[] rolledBack = new long[1];
+        assertThatThrownBy(() -> storage.inTransaction(s -> {
+            rolledBack[0] = s.adminSequence().next();
+            throw new IllegalStateException("the change fails");
+        })).isInstanceOf(IllegalStateException.class);
+        long after = storage.inTransaction(s -> s.adminSequence().next());
+
+        assertThat(second).isGreaterThan(first);
+        assertThat(rolledBack[0]).isGreaterThan(second);
+        assertThat(after).isGreaterThan(rolledBack[0]);
+    }
+
+    @Test
     void organisationsAreInsertedFoundLockedAndUpdated() {
         Organisation org = givenOrg();
         Organisation other = givenOrg();
