@@ -355,8 +355,13 @@ static bool cap_exceeded(u64 cap, u64 total, u64 amount) {
     return amount > cap || total > cap - amount;
 }
 
-/* The policy checks 2 to 8, in the enforcement order. */
-static NOINLINE u64 check_spend(const Wallet *w, const Policy *p, const SolPubkey *recipient, u64 amount, i64 now) {
+/*
+ * The policy checks 2 to 8, in the enforcement order, of a spend counted at `counted_at` (`now` but for a
+ * co-signed payment held earlier): a window that no longer holds `counted_at` does not check it.
+ */
+static NOINLINE u64 check_spend(const Wallet *w, const Policy *p, const SolPubkey *recipient, u64 amount,
+                                const SpendTime *at) {
+    i64 now = at->now, counted_at = at->counted_at;
     if ((p->flags & POLICY_MAX_PER_TX) && amount > p->max_per_tx) {
         FAIL(ERR_MAX_PER_TX, "exceeds max_per_tx");
     }
@@ -367,19 +372,19 @@ static NOINLINE u64 check_spend(const Wallet *w, const Policy *p, const SolPubke
         FAIL(ERR_BLOCKED_CATEGORY, "the recipient is in a blocked category");
     }
     WindowTotal total;
-    if (p->flags & POLICY_MAX_PER_DAY) {
+    if ((p->flags & POLICY_MAX_PER_DAY) && window_holds(DAY_BUCKETS, DAY_BUCKET_SECONDS, counted_at, now)) {
         window_total(w->day, DAY_BUCKETS, DAY_BUCKET_SECONDS, now, &total);
         if (cap_exceeded(p->max_per_day, total.amount, amount)) {
             FAIL(ERR_MAX_PER_DAY, "exceeds max_per_day");
         }
     }
-    if (p->flags & POLICY_MAX_PER_MONTH) {
+    if ((p->flags & POLICY_MAX_PER_MONTH) && window_holds(MONTH_BUCKETS, MONTH_BUCKET_SECONDS, counted_at, now)) {
         window_total(w->month, MONTH_BUCKETS, MONTH_BUCKET_SECONDS, now, &total);
         if (cap_exceeded(p->max_per_month, total.amount, amount)) {
             FAIL(ERR_MAX_PER_MONTH, "exceeds max_per_month");
         }
     }
-    if (p->flags & POLICY_VELOCITY_CAP) {
+    if ((p->flags & POLICY_VELOCITY_CAP) && window_holds(HOUR_BUCKETS, HOUR_BUCKET_SECONDS, counted_at, now)) {
         window_total(w->hour, HOUR_BUCKETS, HOUR_BUCKET_SECONDS, now, &total);
         if (total.count + 1 > p->velocity_cap) {
             FAIL(ERR_VELOCITY_CAP, "exceeds velocity_cap");
@@ -393,6 +398,16 @@ static NOINLINE u64 check_spend(const Wallet *w, const Policy *p, const SolPubke
 
 static bool needs_co_sign(const Policy *p, u64 amount) {
     return (p->flags & POLICY_CO_SIGN) && amount >= p->co_sign_threshold;
+}
+
+/*
+ * Whether a payment may count at `counted_at` (not 0), the instant the books held it: only one the policy's
+ * co-signer signed, else the session key alone could move its spend out of a window, and only an instant
+ * after the start of the month window before now. A later instant than now counts as now (a cluster's clock
+ * may run a few seconds behind the service's).
+ */
+static bool may_count_earlier(bool co_signed, i64 counted_at, i64 now) {
+    return co_signed && counted_at > now - (i64)(MONTH_BUCKETS * MONTH_BUCKET_SECONDS);
 }
 
 /* Moves `amount` out of a wallet's token account, signed by the wallet PDA. */
@@ -700,15 +715,16 @@ static NOINLINE u64 fund_or_withdraw(const Input *in, bool fund) {
 }
 
 /* 8. accounts: session key (s), wallet (w), wallet token (w), policy, recipient token (w), mint, token program,
- *    [co-signer (s)]. data: amount u64. */
+ *    [co-signer (s)]. data: amount u64, counted_at i64 (0: now). */
 static NOINLINE u64 pay(const Input *in) {
     if ((in->count != 7 && in->count != 8) || in->data_len != DATA_PAY_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "pay: 7 or 8 accounts, 9 bytes");
+        FAIL(ERR_INVALID_ARGUMENT, "pay: 7 or 8 accounts, 17 bytes");
     }
     const SolAccountInfo *session = &in->accounts[0], *wallet = &in->accounts[1], *token = &in->accounts[2],
                          *policy = &in->accounts[3], *recipient = &in->accounts[4], *mint = &in->accounts[5],
                          *program = &in->accounts[6];
     u64 amount = read_u64(in->data + DATA_PAY_AMOUNT);
+    i64 counted_at = (i64)read_u64(in->data + DATA_PAY_COUNTED_AT);
     TRY(check_wallet(wallet, NULL, in->program_id, true));
     Wallet *w = (Wallet *)wallet->data;
     TRY(check_wallet_token(w, token, mint));
@@ -720,18 +736,20 @@ static NOINLINE u64 pay(const Input *in) {
     const Policy *p = (const Policy *)policy->data;
     i64 now = now_seconds();
     TRY(check_wallet_and_session(w, session, amount, now));
-    TRY(check_spend(w, p, token_owner(recipient), amount, now));
-    if (needs_co_sign(p, amount)) {
-        const SolAccountInfo *co_signer = &in->accounts[7];
-        if (in->count != 8 || !key_eq(co_signer->key, &p->co_signer) || !co_signer->is_signer) {
-            FAIL(ERR_CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
-        }
+    bool co_signed = in->count == 8 && key_eq(in->accounts[7].key, &p->co_signer) && in->accounts[7].is_signer;
+    if (counted_at != 0 && !may_count_earlier(co_signed, counted_at, now)) {
+        FAIL(ERR_INVALID_ARGUMENT, "pay: counted_at needs the co-signature and lies within the month before now");
+    }
+    SpendTime at = {now, counted_at == 0 || counted_at > now ? now : counted_at};
+    TRY(check_spend(w, p, token_owner(recipient), amount, &at));
+    if (needs_co_sign(p, amount) && !co_signed) {
+        FAIL(ERR_CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
     }
     if (token_amount(token) < amount) {
         FAIL(ERR_INSUFFICIENT_FUNDS, "the wallet holds less");
     }
     TRY(pay_out_of_wallet(wallet, token, mint, recipient, amount));
-    spend_add(w, now, amount);
+    spend_add(w, &at, amount);
     return 0;
 }
 
@@ -781,7 +799,8 @@ static NOINLINE u64 escrow_lock(const Input *in) {
     const Policy *p = (const Policy *)policy->data;
     i64 now = now_seconds();
     TRY(check_wallet_and_session(w, session, amount, now));
-    TRY(check_spend(w, p, receiver, amount, now));
+    SpendTime at = {now, now};
+    TRY(check_spend(w, p, receiver, amount, &at));
     if (needs_co_sign(p, amount)) {
         FAIL(ERR_REQUIRE_CO_SIGN, "an escrow at or above the co-sign threshold");
     }
@@ -791,7 +810,7 @@ static NOINLINE u64 escrow_lock(const Input *in) {
     SolSignerSeeds signer = {seeds, 4};
     TRY(create_account(payer, escrow, sizeof(Escrow), in->program_id, &signer));
     TRY(pay_out_of_wallet(wallet, token, mint, vault, amount));
-    spend_add(w, now, amount);
+    spend_add(w, &at, amount);
     Escrow *e = (Escrow *)escrow->data;
     init_header(escrow->data, KIND_ESCROW, *bump);
     e->header.status = ESCROW_LOCKED;

@@ -195,7 +195,7 @@ const HAND_WRITTEN = {
   update_wallet: (v) => stubOrg().updateWallet(WALLET, v.status, ANY, BigInt(v.sequence)),
   fund: (v) => stubOrg().fund(WALLET, BigInt(v.amount)),
   withdraw: (v) => stubOrg().withdraw(WALLET, BigInt(v.amount)),
-  pay: (v) => stubOrg().pay(WALLET, ANY, BigInt(v.amount)),
+  pay: (v) => stubOrg().pay(WALLET, ANY, BigInt(v.amount), { countedAt: BigInt(v.counted_at) }),
   escrow_lock: (v) => stubOrg().lock(escrowOf(v), address(v.receiver), BigInt(v.amount), BigInt(v.deadline),
     v.has_expected_proof ? bytesValue(v.expected_proof) : undefined),
   escrow_release: (v) => stubOrg().release(escrowOf(v), ANY, bytesValue(v.proof)),

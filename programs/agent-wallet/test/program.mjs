@@ -167,7 +167,10 @@ export class Org {
     ], new Bytes().u8(tag).u64(amount).done());
   }
 
-  /** Pay from a wallet: `session` signs (unless overridden), optionally a co-signer account. */
+  /**
+   * Pay from a wallet: `session` signs (unless overridden), optionally a co-signer account; `countedAt` is the
+   * instant the payment counts at (0, the default: when it lands).
+   */
   pay(wallet, recipientToken, amount, overrides = {}) {
     const session = overrides.session ?? wallet.session;
     const accounts = [
@@ -178,7 +181,7 @@ export class Org {
     if (overrides.coSigner) {
       accounts.push(overrides.coSignerNotSigning ? r(overrides.coSigner.address) : s(overrides.coSigner.address));
     }
-    return ix(accounts, new Bytes().u8(IX.PAY).u64(amount).done());
+    return ix(accounts, new Bytes().u8(IX.PAY).u64(amount).u64(overrides.countedAt ?? 0n).done());
   }
 
   payAs(wallet, recipientToken, amount, overrides = {}) {

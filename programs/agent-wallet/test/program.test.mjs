@@ -296,6 +296,91 @@ describe('co-signature at or above the threshold', () => {
   });
 });
 
+describe('a co-signed payment counts when the books held it (counted_at)', () => {
+  const HOUR = 3600n;
+  const DAY = 86400n;
+
+  /** A wallet under `rules` with a session valid for 40 days, and the policy's co-signer. */
+  async function coSignedWallet(t, rules) {
+    const setupDone = await setup(t);
+    const coSigner = new Keypair();
+    const { wallet } = await fundedWallet(setupDone.world, setupDone.org, 'pol_h', { ...rules, coSign: 50n * USDC, coSigner });
+    wallet.session = new Keypair();
+    setupDone.world.run('set_session_key', setupDone.org.setSessionKey(wallet, wallet.session, GENESIS + 40n * DAY),
+      [setupDone.org.authority]).expectOk();
+    return { ...setupDone, wallet, coSigner };
+  }
+
+  test('held at t0 and approved at t0+26h, after 40 paid at t0+25h: it fits the day the books counted it in', async (t) => {
+    const { world, org, bobToken, wallet, coSigner } = await coSignedWallet(t, { maxPerDay: 100n * USDC });
+    const t0 = GENESIS;
+    world.setTime(t0 + 25n * HOUR);
+    org.payAs(wallet, bobToken, 40n * USDC).expectOk();
+    world.setTime(t0 + 26n * HOUR);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner }).expectError(E.MAX_PER_DAY);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, countedAt: t0 }).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 120n * USDC);
+    org.payAs(wallet, bobToken, 49n * USDC).expectOk();
+    org.payAs(wallet, bobToken, 12n * USDC).expectError(E.MAX_PER_DAY);
+  });
+
+  test('only with the co-signer\'s signature and within the month before now; a later instant counts as now', async (t) => {
+    const { world, org, bobToken, wallet, coSigner } = await coSignedWallet(t, {});
+    world.setTime(GENESIS + 31n * DAY);
+    const now = world.now();
+    const earlier = now - HOUR;
+    org.payAs(wallet, bobToken, 80n * USDC, { countedAt: earlier }).expectError(E.INVALID_ARGUMENT);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, coSignerNotSigning: true, countedAt: earlier })
+      .expectError(E.INVALID_ARGUMENT);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner: new Keypair(), countedAt: earlier }).expectError(E.INVALID_ARGUMENT);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, countedAt: now - 30n * DAY }).expectError(E.INVALID_ARGUMENT);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, countedAt: -1n }).expectError(E.INVALID_ARGUMENT);
+    assert.equal(world.tokenBalance(bobToken), 0n);
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, countedAt: now - 30n * DAY + 1n }).expectOk();
+    // A cluster's clock a few seconds behind the service's: the hold counts now.
+    org.payAs(wallet, bobToken, 80n * USDC, { coSigner, countedAt: now + 5n }).expectOk();
+    // Below the threshold (raised while it waited), the co-signer's signature still lets it count when held.
+    org.payAs(wallet, bobToken, 40n * USDC, { coSigner, countedAt: earlier }).expectOk();
+    assert.equal(world.tokenBalance(bobToken), 200n * USDC);
+  });
+
+  test('counted inside the day it counts against the cap, in its own bucket: it leaves the day 24 h after it was held', async (t) => {
+    const { world, org, bobToken, wallet, coSigner } = await coSignedWallet(t, { maxPerDay: 100n * USDC });
+    const t0 = GENESIS;
+    world.setTime(t0 + 10n * HOUR);
+    org.payAs(wallet, bobToken, 60n * USDC, { coSigner, countedAt: t0 }).expectOk();
+    org.payAs(wallet, bobToken, 41n * USDC).expectError(E.MAX_PER_DAY);
+    org.payAs(wallet, bobToken, 40n * USDC).expectOk();
+    world.setTime(t0 + DAY - 1n);
+    org.payAs(wallet, bobToken, 1n).expectError(E.MAX_PER_DAY);
+    world.setTime(t0 + DAY);
+    org.payAs(wallet, bobToken, 49n * USDC).expectOk();
+    org.payAs(wallet, bobToken, 12n * USDC).expectError(E.MAX_PER_DAY);
+  });
+
+  test('velocity counts it only while its hour holds it', async (t) => {
+    const { world, org, bobToken, wallet, coSigner } = await coSignedWallet(t, { velocityCap: 2 });
+    world.setTime(GENESIS + 2n * HOUR);
+    org.payAs(wallet, bobToken, 60n * USDC, { coSigner, countedAt: GENESIS }).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectOk();
+    org.payAs(wallet, bobToken, 60n * USDC, { coSigner, countedAt: world.now() - 1800n }).expectOk();
+    org.payAs(wallet, bobToken, USDC).expectError(E.VELOCITY_CAP);
+    org.payAs(wallet, bobToken, 60n * USDC, { coSigner, countedAt: GENESIS }).expectOk();
+  });
+
+  test('an escrow refund from the same bucket takes back only the escrow', async (t) => {
+    const { world, org, bob, bobToken, wallet, coSigner } = await coSignedWallet(t, { maxPerDay: 100n * USDC });
+    const escrow = await org.escrow(wallet, 'escrow_h');
+    org.lock(escrow, bob.address, 30n * USDC, GENESIS + HOUR, sha256('the output')).expectOk();
+    world.setTime(GENESIS + 2n * HOUR);
+    org.payAs(wallet, bobToken, 60n * USDC, { coSigner, countedAt: GENESIS }).expectOk();
+    org.payAs(wallet, bobToken, 11n * USDC).expectError(E.MAX_PER_DAY);
+    org.refund(escrow).expectOk();
+    org.payAs(wallet, bobToken, 41n * USDC).expectError(E.MAX_PER_DAY);
+    org.payAs(wallet, bobToken, 40n * USDC).expectOk();
+  });
+});
+
 describe('escrow', () => {
   const proof = sha256('the output');
 

@@ -50,7 +50,7 @@ final class CoSignMessages {
                 Hashing.sha256(wallet.orgId.value().getBytes(StandardCharsets.UTF_8)), wallet.policy.value()).address();
         PaymentTransaction transaction = new PaymentTransaction(programId, mint, feePayer,
                 sessions.publicKey(programId, pay.wallet(), pay.sessionVersion()), pay.wallet(), policy,
-                new LedgerAddress(pay.recipient()), pay.amount(), coSigner);
+                new LedgerAddress(pay.recipient()), pay.amount(), pay.requestedAt(), coSigner);
         return Optional.of(transaction.coSignMessage(pay.operationId(), nonce(pay.operationId())).bytes());
     }
 

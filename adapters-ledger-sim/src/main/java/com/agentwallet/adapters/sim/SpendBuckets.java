@@ -12,6 +12,10 @@ import java.util.stream.IntStream;
  * window and may leave out at most one bucket's worth at the far edge: the chain is a backstop
  * that is never stricter than the service's exact check, and never lets a cap be exceeded by more
  * than one bucket.
+ *
+ * <p>A spend counts at an instant of its own ({@code countedAt}): when it lands, or, for a co-signed
+ * payment, when the books held it. A window still holding that instant checks it and keeps it in that
+ * instant's bucket; a window that no longer holds it neither checks nor keeps it.
  */
 final class SpendBuckets {
     enum Window {
@@ -23,6 +27,10 @@ final class SpendBuckets {
         Window(int buckets, Duration bucket) {
             this.buckets = buckets;
             this.bucketMillis = bucket.toMillis();
+        }
+
+        Duration length() {
+            return Duration.ofMillis(buckets * bucketMillis);
         }
     }
 
@@ -39,10 +47,14 @@ final class SpendBuckets {
         }
     }
 
-    void add(Instant at, long micros) {
+    /** Adds a spend counted at {@code countedAt} to each window that still {@link #holds holds} it at {@code now}. */
+    void add(Instant countedAt, Instant now, long micros) {
         for (Window window : Window.values()) {
+            if (!holds(window, countedAt, now)) {
+                continue;
+            }
             int w = window.ordinal();
-            long epoch = at.toEpochMilli() / window.bucketMillis;
+            long epoch = countedAt.toEpochMilli() / window.bucketMillis;
             int slot = (int) (epoch % window.buckets);
             if (epochs[w][slot] != epoch) {
                 epochs[w][slot] = epoch;
@@ -65,6 +77,12 @@ final class SpendBuckets {
                 counts[w][slot] = Math.max(0, counts[w][slot] - 1);
             }
         }
+    }
+
+    /** Whether {@code window} at {@code now} counts a spend counted at {@code countedAt}: its bucket is among those counted. */
+    static boolean holds(Window window, Instant countedAt, Instant now) {
+        long bucket = countedAt.toEpochMilli() / window.bucketMillis;
+        return bucket > now.toEpochMilli() / window.bucketMillis - window.buckets;
     }
 
     long total(Window window, Instant now) {

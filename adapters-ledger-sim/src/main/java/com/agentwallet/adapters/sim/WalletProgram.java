@@ -210,7 +210,8 @@ final class WalletProgram {
      * a co-signature must be an Ed25519 signature, and, where the wallet's policy asks for a
      * co-signer, that co-signer's of this payment's message, whatever the amount; where it asks for
      * none, the co-signature is left out. Then the program: the recipient, the checks, and at or
-     * above the threshold a co-signature (which, being there, was verified).
+     * above the threshold a co-signature (which, being there, was verified). A payment carrying the
+     * co-signature counts at the second it was requested, as the adapter's transaction says.
      */
     private Optional<Failure> pay(ChainState chain, LedgerInstruction.Pay pay, Instant now) {
         WalletAccount wallet = chain.wallets.get(pay.wallet().base58());
@@ -224,20 +225,35 @@ final class WalletProgram {
         if (wallet != null && pay.recipient().equals(pay.wallet().base58())) {
             return fail(ProgramError.ACCOUNT_MISMATCH, "a wallet cannot pay its own address");
         }
-        Optional<Failure> refused = checkSpend(chain, wallet, pay.wallet(), pay.sessionVersion(), pay.recipient(),
-                pay.amount(), now);
+        Optional<Failure> unauthorised = checkSession(wallet, pay.wallet(), pay.sessionVersion(), pay.amount(), now);
+        if (unauthorised.isPresent()) {
+            return unauthorised;
+        }
+        PolicyRules rules = chain.policyOf(wallet).rules();
+        boolean needed = rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent();
+        // The adapter's transaction names the co-signer, and counts at the request, where its message does.
+        boolean coSigned = pay.coSignature().isPresent()
+                && rules.requireCoSign().flatMap(threshold -> rules.coSigner()).isPresent();
+        long countedAtSeconds = coSigned ? pay.requestedAt().getEpochSecond() : 0;
+        Instant requested = Instant.ofEpochSecond(countedAtSeconds);
+        if (countedAtSeconds != 0 && !requested.isAfter(now.minus(SpendBuckets.Window.MONTH.length()))) {
+            return fail(ProgramError.INVALID_ARGUMENT,
+                    "counted_at needs the co-signature and lies within the month before now");
+        }
+        // A request later than the chain's clock counts now, as on chain.
+        Instant countedAt = countedAtSeconds == 0 || requested.isAfter(now) ? now : requested;
+        Optional<Failure> refused = checkPolicy(chain, wallet, pay.recipient(), pay.amount(), now, countedAt);
         if (refused.isPresent()) {
             return refused;
         }
-        PolicyRules rules = chain.policyOf(wallet).rules();
-        if (rules.requireCoSign().filter(pay.amount()::isAtLeast).isPresent() && pay.coSignature().isEmpty()) {
+        if (needed && pay.coSignature().isEmpty()) {
             return fail(ProgramError.CO_SIGNATURE_INVALID, "the amount needs the co-signer's signature");
         }
         if (wallet.balance < pay.amount().micros()) {
             return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
         }
         wallet.balance -= pay.amount().micros();
-        wallet.spend.add(now, pay.amount().micros());
+        wallet.spend.add(countedAt, now, pay.amount().micros());
         chain.credit(pay.recipient(), pay.amount().micros());
         return ok();
     }
@@ -263,8 +279,8 @@ final class WalletProgram {
             return fail(ProgramError.ACCOUNT_MISMATCH, "the escrow vault exists");
         }
         WalletAccount wallet = chain.wallets.get(lock.wallet().base58());
-        Optional<Failure> refused = checkSpend(chain, wallet, lock.wallet(), lock.sessionVersion(), lock.receiver(),
-                lock.amount(), now);
+        Optional<Failure> refused = checkSession(wallet, lock.wallet(), lock.sessionVersion(), lock.amount(), now)
+                .or(() -> checkPolicy(chain, wallet, lock.receiver(), lock.amount(), now, now));
         if (refused.isPresent()) {
             return refused;
         }
@@ -276,7 +292,7 @@ final class WalletProgram {
             return fail(ProgramError.INSUFFICIENT_FUNDS, "the wallet holds " + Usdc.ofMicros(wallet.balance));
         }
         wallet.balance -= lock.amount().micros();
-        wallet.spend.add(now, lock.amount().micros());
+        wallet.spend.add(now, now, lock.amount().micros());
         chain.vaults.put(escrow, new Vault(lock.wallet().base58(), lock.receiver(), lock.amount().micros(), now,
                 roundedUp(lock.deadline()), lock.expectedProof()));
         return ok();
@@ -360,11 +376,10 @@ final class WalletProgram {
 
     /**
      * The wallet's state, then the session (check 1: the key of the signing version is the one on
-     * chain and has not expired), then the policy checks 2 to 8, in the enforcement order, on the
-     * chain's own copies.
+     * chain and has not expired).
      */
-    private Optional<Failure> checkSpend(ChainState chain, WalletAccount wallet, LedgerAddress address,
-                                         long sessionVersion, String recipient, Usdc amount, Instant now) {
+    private Optional<Failure> checkSession(WalletAccount wallet, LedgerAddress address, long sessionVersion,
+                                           Usdc amount, Instant now) {
         if (wallet == null) {
             return fail(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + address);
         }
@@ -378,6 +393,15 @@ final class WalletProgram {
             return violation(ViolationRule.SESSION_TOKEN, "session " + sessionVersion
                     + " is not the wallet's current session key, or it expired");
         }
+        return ok();
+    }
+
+    /**
+     * The policy checks 2 to 8, in the enforcement order, on the chain's own copies, of a spend counted
+     * at {@code countedAt}: a window that no longer holds that instant does not check it.
+     */
+    private Optional<Failure> checkPolicy(ChainState chain, WalletAccount wallet, String recipient, Usdc amount,
+                                          Instant now, Instant countedAt) {
         PolicyAccount policy = chain.policyOf(wallet);
         PolicyRules rules = policy.rules();
         if (rules.maxPerTx().filter(amount::exceeds).isPresent()) {
@@ -389,13 +413,16 @@ final class WalletProgram {
         if (policy.blockedRecipients().contains(recipient)) {
             return violation(ViolationRule.BLOCKED_CATEGORY, "the recipient is in a blocked category");
         }
-        if (capExceeded(rules.maxPerDay(), wallet.spend.total(SpendBuckets.Window.DAY, now), amount)) {
+        if (SpendBuckets.holds(SpendBuckets.Window.DAY, countedAt, now)
+                && capExceeded(rules.maxPerDay(), wallet.spend.total(SpendBuckets.Window.DAY, now), amount)) {
             return violation(ViolationRule.MAX_PER_DAY, "exceeds max_per_day " + rules.maxPerDay().get());
         }
-        if (capExceeded(rules.maxPerMonth(), wallet.spend.total(SpendBuckets.Window.MONTH, now), amount)) {
+        if (SpendBuckets.holds(SpendBuckets.Window.MONTH, countedAt, now)
+                && capExceeded(rules.maxPerMonth(), wallet.spend.total(SpendBuckets.Window.MONTH, now), amount)) {
             return violation(ViolationRule.MAX_PER_MONTH, "exceeds max_per_month " + rules.maxPerMonth().get());
         }
-        if (rules.velocityCap().filter(cap -> wallet.spend.count(SpendBuckets.Window.HOUR, now) + 1L > cap).isPresent()) {
+        if (SpendBuckets.holds(SpendBuckets.Window.HOUR, countedAt, now) && rules.velocityCap()
+                .filter(cap -> wallet.spend.count(SpendBuckets.Window.HOUR, now) + 1L > cap).isPresent()) {
             return violation(ViolationRule.VELOCITY_CAP, "exceeds velocity_cap " + rules.velocityCap().get());
         }
         // The expiry is written in whole seconds, rounded down, as the Solana adapter writes it.

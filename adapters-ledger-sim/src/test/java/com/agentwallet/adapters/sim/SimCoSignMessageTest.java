@@ -85,7 +85,7 @@ class SimCoSignMessageTest {
                 Hashing.sha256(org.value().getBytes(StandardCharsets.UTF_8)), policy.value()).address();
         LegacyMessage expected = new PaymentTransaction(PROGRAM, SolanaPrograms.DEVNET_USDC_MINT,
                 LedgerAddress.of(feePayer.publicKey()), session, wallet, policyAccount, new LedgerAddress(PAYEE),
-                pay.amount(), Optional.of(new LedgerAddress(operator.publicKey())))
+                pay.amount(), pay.requestedAt(), Optional.of(new LedgerAddress(operator.publicKey())))
                 .coSignMessage(pay.operationId(), CoSignMessages.nonce(pay.operationId()));
 
         assertThat(ledger.coSignMessage(pay)).isEqualTo(expected.bytes());

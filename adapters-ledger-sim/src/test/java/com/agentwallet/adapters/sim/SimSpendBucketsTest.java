@@ -24,7 +24,7 @@ class SimSpendBucketsTest {
     @Test
     void aSpendLeavesTheDayWindowAtTheStartOfItsBucketPlus24HoursAndNeverLater() {
         SpendBuckets buckets = new SpendBuckets();
-        buckets.add(T0, 70);
+        buckets.add(T0, T0, 70);
 
         assertThat(buckets.total(SpendBuckets.Window.DAY, T0)).isEqualTo(70);
         // The spend's 15-minute bucket began at 12:00, so it leaves 5 minutes before it is 24 h old.
@@ -39,8 +39,8 @@ class SimSpendBucketsTest {
     @Test
     void theHourWindowCountsPaymentsInWholeMinutes() {
         SpendBuckets buckets = new SpendBuckets();
-        buckets.add(T0.plusSeconds(30), 1);
-        buckets.add(T0.plusSeconds(59), 1);
+        buckets.add(T0.plusSeconds(30), T0.plusSeconds(30), 1);
+        buckets.add(T0.plusSeconds(59), T0.plusSeconds(59), 1);
 
         assertThat(buckets.count(SpendBuckets.Window.HOUR, T0.plusSeconds(59))).isEqualTo(2);
         assertThat(buckets.count(SpendBuckets.Window.HOUR, T0.plus(Duration.ofMinutes(60)).minusMillis(1))).isEqualTo(2);
@@ -50,8 +50,8 @@ class SimSpendBucketsTest {
     @Test
     void aSpendTakenBackLeavesEveryWindow() {
         SpendBuckets buckets = new SpendBuckets();
-        buckets.add(T0, 70);
-        buckets.add(T0.plusSeconds(1), 30);
+        buckets.add(T0, T0, 70);
+        buckets.add(T0.plusSeconds(1), T0.plusSeconds(1), 30);
         buckets.remove(T0, 70);
 
         Instant now = T0.plusSeconds(2);
@@ -61,9 +61,27 @@ class SimSpendBucketsTest {
     }
 
     @Test
+    void aSpendCountedEarlierIsKeptOnlyInTheWindowsThatStillHoldItsInstantAndInItsBucket() {
+        SpendBuckets buckets = new SpendBuckets();
+        Instant late = T0.plus(Duration.ofHours(26));
+        buckets.add(T0, late, 80);
+
+        assertThat(SpendBuckets.holds(SpendBuckets.Window.DAY, T0, late)).isFalse();
+        assertThat(buckets.total(SpendBuckets.Window.DAY, late)).isZero();
+        assertThat(buckets.count(SpendBuckets.Window.HOUR, late)).isZero();
+        assertThat(buckets.total(SpendBuckets.Window.MONTH, late)).isEqualTo(80);
+
+        Instant sooner = T0.plus(Duration.ofHours(10));
+        buckets.add(T0, sooner, 60);
+        assertThat(buckets.total(SpendBuckets.Window.DAY, sooner)).isEqualTo(60);
+        // In T0's bucket, it leaves the day when a spend made at T0 does, not 24 h after it landed.
+        assertThat(buckets.total(SpendBuckets.Window.DAY, Instant.parse("2026-04-02T12:00:00Z"))).isZero();
+    }
+
+    @Test
     void aSpendInTheFutureOfTheQueryIsNotCounted() {
         SpendBuckets buckets = new SpendBuckets();
-        buckets.add(T0.plus(Duration.ofHours(1)), 70);
+        buckets.add(T0.plus(Duration.ofHours(1)), T0.plus(Duration.ofHours(1)), 70);
 
         assertThat(buckets.total(SpendBuckets.Window.DAY, T0)).isZero();
     }
@@ -79,7 +97,7 @@ class SimSpendBucketsTest {
         for (int i = 0; i < 1500; i++) {
             at = at.plusMillis(random.nextInt(random.nextInt(10) == 0 ? 36 * 3_600_000 : 2 * 3_600_000));
             Spend spend = new Spend(at, 1 + random.nextInt(1_000_000));
-            buckets.add(spend.at(), spend.micros());
+            buckets.add(spend.at(), spend.at(), spend.micros());
             spends.add(spend);
             for (int q = 0; q < 3; q++) {
                 Instant now = at.plusMillis(random.nextInt(26 * 3_600_000));

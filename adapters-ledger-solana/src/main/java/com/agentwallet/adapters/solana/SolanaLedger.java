@@ -528,7 +528,7 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                                                   WalletAccount wallet, Optional<PublicKey> coSigner) {
         return new PaymentTransaction(programId, address(addresses.mint()), address(keys.feePayer()),
                 address(session(pay).getPublicKey()), pay.wallet(), address(wallet.policy()), recipient, pay.amount(),
-                coSigner.map(SolanaAddresses::address));
+                pay.requestedAt(), coSigner.map(SolanaAddresses::address));
     }
 
     private static List<TransactionInstruction> solanaj(List<com.agentwallet.core.ledger.solana.Instruction> instructions) {

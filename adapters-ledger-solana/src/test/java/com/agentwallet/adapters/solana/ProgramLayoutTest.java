@@ -70,7 +70,7 @@ class ProgramLayoutTest {
             Map.entry("pay", v -> Instructions.solanaj(PayInstruction.of(SolanaAddresses.address(ANY),
                     SolanaAddresses.address(ANY), SolanaAddresses.address(ANY), SolanaAddresses.address(ANY),
                     SolanaAddresses.address(ANY), SolanaAddresses.address(ANY), SolanaAddresses.address(ANY),
-                    micros(v.get("amount")), Optional.empty()))),
+                    micros(v.get("amount")), v.get("counted_at").asLong(), Optional.empty()))),
             Map.entry("escrow_lock", v -> PROGRAM.escrowLock(ANY, ANY, ANY, ANY, ANY, ANY, v.get("bump").asInt(), ANY,
                     v.get("vault_bump").asInt(), bytes(v.get("escrow_hash")), key(v.get("receiver")),
                     micros(v.get("amount")), v.get("deadline").asLong(),

@@ -172,7 +172,7 @@ class SolanaLedgerTest {
         LegacyMessage message = LegacyMessage.compile(SolanaAddresses.address(keys.feePayer()), new PaymentTransaction(
                 new LedgerAddress(SolanaLedgerFactory.DEFAULT_PROGRAM_ID), SolanaAddresses.address(addresses.mint()),
                 SolanaAddresses.address(keys.feePayer()), SolanaAddresses.address(session.getPublicKey()), wallet,
-                SolanaAddresses.address(policy), new LedgerAddress(merchant), Usdc.parse("20"),
+                SolanaAddresses.address(policy), new LedgerAddress(merchant), Usdc.parse("20"), clock.instant(),
                 Optional.of(SolanaAddresses.address(stranger.getPublicKey()))).instructions(),
                 rpc.latestBlockhash().hash());
         byte[] bytes = message.bytes();
@@ -180,7 +180,8 @@ class SolanaLedgerTest {
                 Keys.sign(session, bytes), Keys.sign(stranger, bytes))));
 
         SolanaRpc.Status status = rpc.statuses(List.of(signature)).get(0).orElseThrow();
-        assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=10}]}");
+        // It counts at its request, which only the policy's co-signer may sign for: invalid_argument, not a payment.
+        assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=18}]}");
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
     }

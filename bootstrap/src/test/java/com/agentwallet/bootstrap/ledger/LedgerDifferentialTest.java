@@ -702,9 +702,20 @@ class LedgerDifferentialTest {
             return spender().map(wallet -> signedIn(wallet, () -> {
                 String recipient = recipientFor(wallet);
                 LedgerInstruction.Pay pay = new LedgerInstruction.Pay(op(), wallet.address, recipient, spend(wallet),
-                        now(), signingVersion(wallet), Optional.empty());
+                        requestedAt(), signingVersion(wallet), Optional.empty());
                 return Operation.of(coSigned(wallet, pay));
             }));
+        }
+
+        /**
+         * Mostly now; else earlier, as a hold approved later, which a co-signed payment counts at: within
+         * the co-sign window, or now and then around the month the program takes.
+         */
+        private Instant requestedAt() {
+            return choose(List.of(
+                    always(70, this::now),
+                    always(25, () -> now().minus(between(Duration.ofSeconds(1), Duration.ofDays(3)))),
+                    always(5, () -> now().minus(between(Duration.ofDays(29), Duration.ofDays(31))))));
         }
 
         /** Often the last spender again (agents spend in bursts, which is what windows and velocity count), mostly an active wallet. */

@@ -13,8 +13,9 @@ import static com.agentwallet.core.ledger.solana.AccountMeta.writable;
 import static com.agentwallet.core.ledger.solana.SolanaPrograms.TOKEN_PROGRAM;
 
 /**
- * The wallet program's {@code pay} (programs/agent-wallet/layout.json): tag 8 and the amount in
- * micro-USDC; the co-signer, when the policy has one, signs as the last account.
+ * The wallet program's {@code pay} (programs/agent-wallet/layout.json): tag 8, the amount in
+ * micro-USDC and the Unix second the payment counts at in the spend windows (0: when it lands); the
+ * co-signer, when the policy has one, signs as the last account.
  */
 public final class PayInstruction {
     public static final int TAG = 8;
@@ -24,10 +25,11 @@ public final class PayInstruction {
 
     public static Instruction of(LedgerAddress program, LedgerAddress session, LedgerAddress wallet,
                                  LedgerAddress walletToken, LedgerAddress policy, LedgerAddress recipientToken,
-                                 LedgerAddress mint, Usdc amount, Optional<LedgerAddress> coSigner) {
+                                 LedgerAddress mint, Usdc amount, long countedAtSeconds,
+                                 Optional<LedgerAddress> coSigner) {
         List<AccountMeta> accounts = new ArrayList<>(List.of(signer(session), writable(wallet), writable(walletToken),
                 readonly(policy), writable(recipientToken), readonly(mint), readonly(TOKEN_PROGRAM)));
         coSigner.ifPresent(key -> accounts.add(signer(key)));
-        return new Instruction(program, accounts, new Bytes().u8(TAG).u64(amount.micros()).done());
+        return new Instruction(program, accounts, new Bytes().u8(TAG).u64(amount.micros()).u64(countedAtSeconds).done());
     }
 }

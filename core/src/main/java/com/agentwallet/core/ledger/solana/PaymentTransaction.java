@@ -5,6 +5,7 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -16,11 +17,14 @@ import static java.util.Objects.requireNonNull;
  * A payment's Solana transaction, in one place so that the Solana adapter and the simulator build
  * the same bytes: the recipient's token account opened if need be, then the program's {@code pay}.
  * Co-signed, it runs on the operation's own durable nonce, so the message the operator signs stays
- * valid however long that takes.
+ * valid however long that takes, and it counts in the spend windows at {@code requestedAt} (to the
+ * second), when the books held it, not when the approval lands: the program takes that instant only
+ * with the co-signature.
  */
 public record PaymentTransaction(LedgerAddress program, LedgerAddress mint, LedgerAddress feePayer,
                                  LedgerAddress session, LedgerAddress wallet, LedgerAddress policy,
-                                 LedgerAddress recipient, Usdc amount, Optional<LedgerAddress> coSigner) {
+                                 LedgerAddress recipient, Usdc amount, Instant requestedAt,
+                                 Optional<LedgerAddress> coSigner) {
     /** A nonce account's seed is 32 hex characters: {@code createWithSeed} takes at most 32 bytes. */
     private static final int NONCE_SEED_LENGTH = 32;
 
@@ -33,6 +37,7 @@ public record PaymentTransaction(LedgerAddress program, LedgerAddress mint, Ledg
         requireNonNull(policy, "policy is null");
         requireNonNull(recipient, "recipient is null");
         requireNonNull(amount, "amount is null");
+        requireNonNull(requestedAt, "requestedAt is null");
         requireNonNull(coSigner, "coSigner is null");
     }
 
@@ -52,7 +57,13 @@ public record PaymentTransaction(LedgerAddress program, LedgerAddress mint, Ledg
         LedgerAddress recipientToken = AssociatedTokenAccount.address(recipient, mint).address();
         LedgerAddress walletToken = AssociatedTokenAccount.address(wallet, mint).address();
         return List.of(AssociatedTokenAccount.createIdempotent(feePayer, recipientToken, recipient, mint),
-                PayInstruction.of(program, session, wallet, walletToken, policy, recipientToken, mint, amount, coSigner));
+                PayInstruction.of(program, session, wallet, walletToken, policy, recipientToken, mint, amount,
+                        countedAtSeconds(), coSigner));
+    }
+
+    /** A plain payment counts when it lands (0); a co-signed one at the second it was requested. */
+    private long countedAtSeconds() {
+        return coSigner.isPresent() ? requestedAt.getEpochSecond() : 0;
     }
 
     /** {@link #instructions()} after the advance of {@code nonceAccount}, whose authority is the fee payer. */

@@ -4,6 +4,7 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -22,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class LegacyMessageTest {
     private static final LedgerAddress PROGRAM = new LedgerAddress("AgentWa11etProgram1111111111111111111111111");
-    /** A co-signed payment of 150 USDC on nonce 07…07, keys 01…01 to 06…06, operation {@code tx_vector}. */
+    /** A co-signed payment of 150 USDC requested at 2026-01-01T00:00:00.900Z on nonce 07…07, keys 01…01 to 06…06, operation {@code tx_vector}. */
     private static final String CO_SIGN_MESSAGE = ""
             + "0302080f0101010101010101010101010101010101010101010101010101010101010101020202020202020202020202"
             + "020202020202020202020202020202020202020206060606060606060606060606060606060606060606060606060606"
@@ -35,12 +36,13 @@ class LegacyMessageTest {
             + "7eff00a98c97258f4e2489f1bb3d1029148e0d830b5a1399daff1084048e7bd8dbe9f859040404040404040404040404"
             + "0404040404040404040404040404040404040404027b0fbba5ebc48cce497dde187a3f4ee4ad44319caed3ef475bba65"
             + "34000000070707070707070707070707070707070707070707070707070707070707070703080303070004040000000c"
-            + "060004090a080b01010e080105060d040a0b02090880d1f00800000000";
+            + "060004090a080b01010e080105060d040a0b02110880d1f0080000000000b9556900000000";
 
     @Test
-    void aCoSignedPaymentCompilesToTheBytesOfTheAdaptersFormerCompiler() {
+    void aCoSignedPaymentCompilesToItsKnownBytes() {
         PaymentTransaction payment = new PaymentTransaction(PROGRAM, SolanaPrograms.DEVNET_USDC_MINT, filled(1),
-                filled(2), filled(3), filled(4), filled(5), Usdc.parse("150"), Optional.of(filled(6)));
+                filled(2), filled(3), filled(4), filled(5), Usdc.parse("150"), Instant.parse("2026-01-01T00:00:00.900Z"),
+                Optional.of(filled(6)));
 
         LegacyMessage message = payment.coSignMessage("tx_vector", bytes(7));
 
