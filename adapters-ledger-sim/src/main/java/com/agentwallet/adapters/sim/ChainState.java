@@ -53,8 +53,9 @@ final class ChainState {
     record PolicyAccount(long version, PolicyRules rules, Set<String> blockedRecipients) {
     }
 
+    /** An escrow exists only while open: its settlement closes it, as the program closes the account. */
     enum VaultStatus {
-        LOCKED, DISPUTED, RELEASED, REFUNDED
+        LOCKED, DISPUTED
     }
 
     /** The policy the wallet is attached to; there is one while the wallet exists. */
@@ -79,10 +80,6 @@ final class ChainState {
             this.lockedAt = lockedAt;
             this.deadline = deadline;
             this.expectedProof = expectedProof;
-        }
-
-        boolean isOpen() {
-            return status == VaultStatus.LOCKED || status == VaultStatus.DISPUTED;
         }
     }
 

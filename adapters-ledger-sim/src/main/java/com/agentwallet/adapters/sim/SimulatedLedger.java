@@ -151,7 +151,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
             micros = held == null ? chain.external.getOrDefault(wallet.address().base58(), 0L) : held.balance;
         } else {
             ChainState.Vault vault = chain.vaults.get((LedgerAccount.Vault) account);
-            micros = vault == null || !vault.isOpen() ? 0 : vault.amount;
+            micros = vault == null ? 0 : vault.amount;
         }
         return Usdc.ofMicros(micros);
     }

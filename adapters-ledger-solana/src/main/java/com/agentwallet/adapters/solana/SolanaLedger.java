@@ -627,13 +627,17 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(release.wallet());
         }
         LedgerAddress escrow = addresses.escrow(release.wallet(), release.escrow().value()).address();
+        Optional<PublicKey> rentPayer = escrowRentPayer(escrow);
+        if (rentPayer.isEmpty()) {
+            return noEscrow(escrow);
+        }
         PublicKey receiverToken = token(receiver.get());
         Account authority = authority(wallet.get().orgHash());
         TransactionInstruction payout = release.proof().isPresent()
                 ? program.escrowRelease(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                receiverToken, HexFormat.of().parseHex(release.proof().get()))
+                receiverToken, rentPayer.get(), HexFormat.of().parseHex(release.proof().get()))
                 : program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                receiverToken, key(release.wallet()), ProgramInstructions.RESOLVE_RELEASE);
+                receiverToken, key(release.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_RELEASE);
         return new Send(List.of(Instructions.createTokenAccountIdempotent(keys.feePayer(), receiverToken,
                 key(receiver.get()), addresses.mint()), payout), List.of(authority));
     }
@@ -644,11 +648,16 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(refund.wallet());
         }
         LedgerAddress escrow = addresses.escrow(refund.wallet(), refund.escrow().value()).address();
+        Optional<PublicKey> rentPayer = escrowRentPayer(escrow);
+        if (rentPayer.isEmpty()) {
+            return noEscrow(escrow);
+        }
         Account authority = authority(wallet.get().orgHash());
         return new Send(List.of(refund.resolution()
                 ? program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                token(refund.wallet()), key(refund.wallet()), ProgramInstructions.RESOLVE_REFUND)
-                : program.escrowRefund(key(escrow), token(escrow), key(refund.wallet()), token(refund.wallet()))),
+                token(refund.wallet()), key(refund.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_REFUND)
+                : program.escrowRefund(key(escrow), token(escrow), key(refund.wallet()), token(refund.wallet()),
+                rentPayer.get())),
                 List.of(authority));
     }
 
@@ -664,6 +673,14 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     }
 
     // ------------------------------------------------------------------ accounts
+
+    /**
+     * Who paid the escrow's rent at lock: the settlement pays it back there, so a fee payer rotated
+     * since still settles. Empty when there is no escrow account (never locked, or settled and closed).
+     */
+    private Optional<PublicKey> escrowRentPayer(LedgerAddress escrow) throws RpcException {
+        return rpc.accountData(key(escrow)).flatMap(ProgramAccounts::escrowRentPayer);
+    }
 
     /** What the adapter reads of a wallet account: its organisation, treasury and attached policy. */
     private record WalletAccount(byte[] orgHash, PublicKey treasury, PublicKey policy) {
@@ -742,6 +759,10 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
 
     private static Plan noWallet(LedgerAddress wallet) {
         return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + wallet);
+    }
+
+    private static Plan noEscrow(LedgerAddress escrow) {
+        return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
     }
 
     private static Plan notAnAddress(String recipient) {

@@ -588,8 +588,12 @@ public abstract class LedgerContract {
 
         assertThat(balanceOf(receiver)).isEqualTo(usdc("30"));
         assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(Usdc.ZERO);
-        refused(release(escrow, sender, receiver.base58(), "30", PROOF), "escrow_not_open");
-        refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("30"), false), "escrow_not_open");
+        // A settled escrow is closed: it no longer exists, and its id can be locked anew.
+        refused(release(escrow, sender, receiver.base58(), "30", PROOF), "account_not_found");
+        refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("30"), false), "account_not_found");
+        refused(new LedgerInstruction.EscrowDispute(op(), escrow, sender), "account_not_found");
+        confirmed(lock(escrow, sender, receiver.base58(), "10", Duration.ofHours(1), Optional.of(PROOF)));
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(usdc("10"));
     }
 
     @Test
