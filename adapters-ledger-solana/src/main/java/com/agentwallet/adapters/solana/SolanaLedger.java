@@ -62,7 +62,11 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     private static final int MAX_BLOCKED_ENTRIES = 64;
     private static final int KIND_WALLET = 2;
     private static final int TOKEN_ACCOUNT_SIZE = 165;
+    private static final int TOKEN_MINT_OFFSET = 0;
+    private static final int TOKEN_OWNER_OFFSET = 32;
     private static final int TOKEN_AMOUNT_OFFSET = 64;
+    private static final int TOKEN_STATE_OFFSET = 108;
+    private static final int TOKEN_STATE_INITIALIZED = 1;
     private static final int NONCE_OFFSET = 40;
     private static final int TOKEN_INSUFFICIENT_FUNDS = 1;
 
@@ -512,6 +516,9 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         if (wallet.isEmpty()) {
             return noWallet(pay.wallet());
         }
+        if (!holdsUsdcAccount(recipient.get())) {
+            return recipientAccountMissing(recipient.get());
+        }
         if (pay.coSignature().isPresent()) {
             return coSigned(pay, recipient.get(), wallet.get());
         }
@@ -631,15 +638,17 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         if (rentPayer.isEmpty()) {
             return noEscrow(escrow);
         }
+        if (!holdsUsdcAccount(receiver.get())) {
+            return recipientAccountMissing(receiver.get());
+        }
         PublicKey receiverToken = token(receiver.get());
         Account authority = authority(wallet.get().orgHash());
-        TransactionInstruction payout = release.proof().isPresent()
+        return new Send(List.of(release.proof().isPresent()
                 ? program.escrowRelease(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
                 receiverToken, rentPayer.get(), HexFormat.of().parseHex(release.proof().get()))
                 : program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                receiverToken, key(release.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_RELEASE);
-        return new Send(List.of(Instructions.createTokenAccountIdempotent(keys.feePayer(), receiverToken,
-                key(receiver.get()), addresses.mint()), payout), List.of(authority));
+                receiverToken, key(release.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_RELEASE)),
+                List.of(authority));
     }
 
     private Plan refund(LedgerInstruction.EscrowRefund refund) throws RpcException {
@@ -680,6 +689,18 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
      */
     private Optional<PublicKey> escrowRentPayer(LedgerAddress escrow) throws RpcException {
         return rpc.accountData(key(escrow)).flatMap(ProgramAccounts::escrowRentPayer);
+    }
+
+    /**
+     * Whether {@code owner}'s associated token account of the configured mint exists, initialised and
+     * theirs. Only the Associated Token Account program can open an account at that address, and only
+     * as an SPL Token account, so its data says the rest.
+     */
+    private boolean holdsUsdcAccount(LedgerAddress owner) throws RpcException {
+        return rpc.accountData(token(owner)).filter(data -> data.length == TOKEN_ACCOUNT_SIZE
+                && Arrays.equals(Bytes.slice(data, TOKEN_MINT_OFFSET, 32), addresses.mint().toByteArray())
+                && Arrays.equals(Bytes.slice(data, TOKEN_OWNER_OFFSET, 32), owner.bytes())
+                && data[TOKEN_STATE_OFFSET] == TOKEN_STATE_INITIALIZED).isPresent();
     }
 
     /** What the adapter reads of a wallet account: its organisation, treasury and attached policy. */
@@ -759,6 +780,13 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
 
     private static Plan noWallet(LedgerAddress wallet) {
         return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + wallet);
+    }
+
+    private Plan recipientAccountMissing(LedgerAddress recipient) {
+        return new Refused(new LedgerOutcome.Rejected(LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING, "the recipient "
+                + recipient + " holds no USDC token account (mint " + addresses.mint().toBase58() + "): it must open "
+                + "one, its associated token account " + token(recipient).toBase58() + ", before it can be paid; "
+                + "nothing was sent"));
     }
 
     private static Plan noEscrow(LedgerAddress escrow) {

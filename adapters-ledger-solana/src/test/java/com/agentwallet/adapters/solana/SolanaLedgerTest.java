@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.RandomIdGenerator;
@@ -10,6 +11,7 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.ledger.ProgramError;
+import com.agentwallet.core.ledger.solana.AssociatedTokenAccount;
 import com.agentwallet.core.ledger.solana.LegacyMessage;
 import com.agentwallet.core.ledger.solana.PaymentTransaction;
 import com.agentwallet.core.money.Usdc;
@@ -49,8 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the Solana adapter adds to the ledger contract: its journal keeps an operation from being
  * sent twice across restarts, a transaction that can no longer land fails the operation without
- * moving money, policies too large for one transaction are written in several, and the program
- * itself refuses a co-signature by anyone but the policy's co-signer.
+ * moving money, policies too large for one transaction are written in several, the program
+ * itself refuses a co-signature by anyone but the policy's co-signer, and a recipient without a USDC
+ * token account is refused before anything is sent.
  */
 class SolanaLedgerTest {
     private static final AtomicLong TESTS = new AtomicLong();
@@ -179,9 +182,54 @@ class SolanaLedgerTest {
                 Keys.sign(session, bytes), Keys.sign(stranger, bytes))));
 
         SolanaRpc.Status status = rpc.statuses(List.of(signature)).get(0).orElseThrow();
-        assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=10}]}");
+        assertThat(status.err()).hasToString("{InstructionError=[0, {Custom=10}]}");
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void aPaymentToAnAddressWithoutAUsdcAccountIsRefusedWithoutATransactionAndOpensNothing() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String newcomer = stranger("newcomer");
+        LedgerInstruction.Pay pay = pay(wallet, newcomer, "0.000001");
+
+        LedgerOutcome outcome = ledger.submit(pay);
+
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Rejected.class);
+        LedgerOutcome.Rejected refusal = (LedgerOutcome.Rejected) outcome;
+        assertThat(refusal.code()).isEqualTo(LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
+        assertThat(refusal.message()).contains(newcomer, "must open one");
+        assertThat(ledger.submit(pay)).isEqualTo(outcome);
+        assertThat(exists(usdcAccountOf(newcomer))).isFalse();
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
+        assertThat(Files.readAllLines(data.resolve("ledger-solana/submissions.jsonl"), StandardCharsets.UTF_8))
+                .as("the operation's journal lines: its outcome, no transaction")
+                .filteredOn(line -> line.contains("\"" + pay.operationId() + "\""))
+                .isNotEmpty().noneMatch(line -> line.contains("\"signature\""));
+
+        localnet.openUsdcAccount(newcomer);
+        confirmed(pay(wallet, newcomer, "0.000001"));
+        assertThat(received(newcomer)).isEqualTo(Usdc.parse("0.000001"));
+    }
+
+    @Test
+    void anEscrowReleaseToAReceiverWithoutAUsdcAccountIsRefusedUntilItOpensOne() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String contractor = stranger("contractor");
+        EscrowId escrow = ids.escrow();
+        confirmed(new LedgerInstruction.EscrowLock("lock:" + run, escrow, wallet, contractor, Usdc.parse("30"),
+                clock.instant().plus(Duration.ofHours(1)), Optional.empty(), 0));
+        String proof = "ab".repeat(32);
+
+        refused(new LedgerInstruction.EscrowRelease("release:" + run, escrow, wallet, contractor, Usdc.parse("30"),
+                Optional.of(proof)), LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
+        assertThat(exists(usdcAccountOf(contractor))).isFalse();
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, wallet))).isEqualTo(Usdc.parse("30"));
+
+        localnet.openUsdcAccount(contractor);
+        confirmed(new LedgerInstruction.EscrowRelease("release-again:" + run, escrow, wallet, contractor,
+                Usdc.parse("30"), Optional.of(proof)));
+        assertThat(received(contractor)).isEqualTo(Usdc.parse("30"));
     }
 
     @Test
@@ -275,8 +323,25 @@ class SolanaLedgerTest {
                 Optional.empty());
     }
 
+    /** An outside address holding its (empty) USDC token account, as a recipient must. */
     private String payee(String name) {
+        String address = stranger(name);
+        localnet.openUsdcAccount(address);
+        return address;
+    }
+
+    /** An outside address without a USDC token account. */
+    private String stranger(String name) {
         return Addresses.external(name + "@" + run);
+    }
+
+    private boolean exists(PublicKey address) throws Exception {
+        return new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED).accountData(address).isPresent();
+    }
+
+    private PublicKey usdcAccountOf(String owner) {
+        return SolanaAddresses.key(AssociatedTokenAccount.address(new LedgerAddress(owner),
+                new LedgerAddress(SolanaLedgerFactory.USDC_MINTS.get("localnet"))).address());
     }
 
     private void confirmed(LedgerInstruction instruction) {

@@ -826,12 +826,21 @@ public abstract class LedgerContract {
 
     /**
      * An address outside the program, whose received money the test watches; named after the id
-     * seed too, so that tests sharing one chain each watch their own payees.
+     * seed too, so that tests sharing one chain each watch their own payees. It holds a USDC account
+     * ({@link #openUsdcAccount}), as every recipient must.
      */
     protected String payee(String name) {
         String address = Addresses.external(name + "@" + idSeed());
+        openUsdcAccount(address);
         track(new LedgerAddress(address));
         return address;
+    }
+
+    /**
+     * Gives {@code address} an (empty) USDC token account on the ledger, which a ledger may require of
+     * a recipient before paying it. Nothing by default: the simulator models every address as holding one.
+     */
+    protected void openUsdcAccount(String address) {
     }
 
     /** Puts the key of session {@code version} of the wallet on chain until {@code expiresAt}. */
