@@ -136,6 +136,11 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
                 + payment.wallet() + " to '" + payment.recipient() + "'"));
     }
 
+    /** Nothing to free: the simulator derives a co-sign message's nonce and opens no nonce account. */
+    @Override
+    public void coSignAbandoned(String operationId) {
+    }
+
     @Override
     public long currentSlot() {
         return slotAt(clock.instant());

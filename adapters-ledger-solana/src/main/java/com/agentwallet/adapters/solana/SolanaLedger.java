@@ -109,7 +109,12 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             if (instruction instanceof LedgerInstruction.WritePolicy write) {
                 return writePolicy(write);
             }
-            return once(instruction.operationId(), () -> plan(instruction));
+            LedgerOutcome outcome = once(instruction.operationId(), () -> plan(instruction));
+            if (instruction instanceof LedgerInstruction.Pay pay && pay.coSignature().isPresent()
+                    && !(outcome instanceof LedgerOutcome.Unknown)) {
+                closeNonce(pay.operationId());
+            }
+            return outcome;
         } catch (RpcException e) {
             return new LedgerOutcome.Unknown("the Solana RPC did not answer: " + e.getMessage());
         }
@@ -127,6 +132,11 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         } catch (RpcException e) {
             throw new LedgerUnavailableException("The Solana RPC did not answer: " + e.getMessage());
         }
+    }
+
+    @Override
+    public void coSignAbandoned(String operationId) {
+        closeNonce(operationId);
     }
 
     @Override
@@ -590,6 +600,37 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                 Instructions.initializeNonce(account, keys.feePayer())), List.of()));
         return new Nonce(account, nonceValue(account).orElseThrow(() -> new RpcException(
                 "the nonce account of " + operationId + " could not be opened: " + opened)));
+    }
+
+    /**
+     * Withdraws the whole balance of the operation's nonce account to the fee payer, which closes it,
+     * once its payment is over (landed, refused, or abandoned). A transaction of its own, sent after
+     * the one that advanced the nonce: Solana refuses the full withdrawal in the block that advanced
+     * it. Journaled as any other, under an operation of its own, so it is sent once; a failure is
+     * logged and leaves the account, and its rent, where it is.
+     */
+    private void closeNonce(String operationId) {
+        PublicKey account = key(PaymentTransaction.nonceAccount(address(keys.feePayer()), operationId));
+        String notClosed;
+        try {
+            LedgerOutcome closed = once("nonce-close:" + operationId, () -> {
+                long lamports = rpc.balanceLamports(account);
+                if (lamports == 0) {
+                    return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no nonce account " + account.toBase58());
+                }
+                return new Send(List.of(Instructions.withdrawNonceAccount(account, keys.feePayer(), keys.feePayer(),
+                        lamports)), List.of());
+            });
+            if (closed instanceof LedgerOutcome.Confirmed || closed instanceof LedgerOutcome.Rejected rejected
+                    && rejected.code().equals(ProgramError.ACCOUNT_NOT_FOUND.wireName())) {
+                return;
+            }
+            notClosed = closed.toString();
+        } catch (RpcException e) {
+            notClosed = e.getMessage();
+        }
+        LOG.log(System.Logger.Level.WARNING, "The nonce account {0} of operation {1} is not closed: {2}",
+                account.toBase58(), operationId, notClosed);
     }
 
     private Optional<byte[]> nonceValue(PublicKey account) throws RpcException {

@@ -36,6 +36,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,11 +53,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the Solana adapter adds to the ledger contract: its journal keeps an operation from being
  * sent twice across restarts, a transaction that can no longer land fails the operation without
  * moving money, policies too large for one transaction are written in several, the program
- * itself refuses a co-signature by anyone but the policy's co-signer, and a recipient without a USDC
- * token account is refused before anything is sent.
+ * itself refuses a co-signature by anyone but the policy's co-signer, a co-signed payment's nonce
+ * account is closed once the payment ends, and a recipient without a USDC token account is refused
+ * before anything is sent.
  */
 class SolanaLedgerTest {
     private static final AtomicLong TESTS = new AtomicLong();
+    private static final long SIGNATURE_FEE_LAMPORTS = 5_000;
     private static Localnet localnet;
 
     @TempDir
@@ -185,6 +188,43 @@ class SolanaLedgerTest {
         assertThat(status.err()).hasToString("{InstructionError=[0, {Custom=10}]}");
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void aCoSignedPaymentsNonceAccountIsClosedOnceItEndsItsRentBackToTheFeePayer() throws Exception {
+        TestCoSigner operator = new TestCoSigner(77);
+        LedgerAddress wallet = fundedWallet(rules().coSignAtOrAbove("10", operator).build(), "100");
+        String merchant = payee("merchant");
+        SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
+        PublicKey feePayer = localnet.feePayer().getPublicKey();
+
+        LedgerInstruction.Pay paid = pay(wallet, merchant, "20");
+        String message = Base64.getEncoder().encodeToString(ledger.coSignMessage(paid));
+        PublicKey nonce = nonceAccountOf(paid);
+        long rent = rpc.balanceLamports(nonce);
+        assertThat(rent).as("the nonce account's rent").isPositive();
+        long before = rpc.balanceLamports(feePayer);
+        confirmed(paid.withCoSignature(operator.sign(message)));
+        assertThat(exists(nonce)).isFalse();
+        // The payment's fee (fee payer, session key and operator sign) and the closing's (the fee payer alone).
+        assertThat(rpc.balanceLamports(feePayer) - before).isEqualTo(rent - 4 * SIGNATURE_FEE_LAMPORTS);
+        assertThat(ledger.submit(paid.withCoSignature(operator.sign(message)))).isInstanceOf(LedgerOutcome.Confirmed.class);
+        assertThat(received(merchant)).isEqualTo(Usdc.parse("20"));
+
+        LedgerInstruction.Pay refused = pay(wallet, merchant, "30");
+        ledger.coSignMessage(refused);
+        refused(refused.withCoSignature(operator.sign(Base64.getEncoder().encodeToString(
+                ledger.coSignMessage(pay(wallet, merchant, "31"))))), "co_signature_invalid");
+        assertThat(exists(nonceAccountOf(refused))).as("the nonce of a payment refused before sending").isFalse();
+
+        LedgerInstruction.Pay abandoned = pay(wallet, merchant, "40");
+        ledger.coSignMessage(abandoned);
+        assertThat(exists(nonceAccountOf(abandoned))).isTrue();
+        before = rpc.balanceLamports(feePayer);
+        ledger.coSignAbandoned(abandoned.operationId());
+        assertThat(exists(nonceAccountOf(abandoned))).as("the nonce of a payment rejected or expired").isFalse();
+        assertThat(rpc.balanceLamports(feePayer) - before).isEqualTo(rent - SIGNATURE_FEE_LAMPORTS);
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("80"));
     }
 
     @Test
@@ -337,6 +377,11 @@ class SolanaLedgerTest {
 
     private boolean exists(PublicKey address) throws Exception {
         return new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED).accountData(address).isPresent();
+    }
+
+    private PublicKey nonceAccountOf(LedgerInstruction.Pay payment) {
+        return SolanaAddresses.key(PaymentTransaction.nonceAccount(
+                SolanaAddresses.address(localnet.feePayer().getPublicKey()), payment.operationId()));
     }
 
     private PublicKey usdcAccountOf(String owner) {
