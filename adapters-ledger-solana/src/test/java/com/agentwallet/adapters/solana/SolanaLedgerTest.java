@@ -229,17 +229,13 @@ class SolanaLedgerTest {
 
     @Test
     void aPaymentToAnAddressWithoutAUsdcAccountIsRefusedWithoutATransactionAndOpensNothing() throws Exception {
-        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
         String newcomer = stranger("newcomer");
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
         LedgerInstruction.Pay pay = pay(wallet, newcomer, "0.000001");
 
-        LedgerOutcome outcome = ledger.submit(pay);
-
-        assertThat(outcome).isInstanceOf(LedgerOutcome.Rejected.class);
-        LedgerOutcome.Rejected refusal = (LedgerOutcome.Rejected) outcome;
-        assertThat(refusal.code()).isEqualTo(LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
-        assertThat(refusal.message()).contains(newcomer, "must open one");
-        assertThat(ledger.submit(pay)).isEqualTo(outcome);
+        refused(pay, LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
+        assertThat(((LedgerOutcome.Rejected) ledger.submit(pay)).message()).as("the answer again, from the journal")
+                .contains(newcomer, "must open one");
         assertThat(exists(usdcAccountOf(newcomer))).isFalse();
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(Files.readAllLines(data.resolve("ledger-solana/submissions.jsonl"), StandardCharsets.UTF_8))
