@@ -754,7 +754,8 @@ static NOINLINE u64 pay(const Input *in) {
 }
 
 /* 9. accounts: session key (s), payer (s,w), wallet (w), wallet token (w), policy, escrow (w), vault (w), mint,
- *    token program, system program.
+ *    token program, system program. The payer pays the escrow's rent (and the vault's, created before) and gets
+ *    both back at settlement.
  *    data: escrow bump, vault bump, escrow_hash[32], receiver[32], amount u64, deadline i64, has_proof u8,
  *    expected_proof[32]. */
 static NOINLINE u64 escrow_lock(const Input *in) {
@@ -824,6 +825,7 @@ static NOINLINE u64 escrow_lock(const Input *in) {
     e->deadline = deadline;
     e->has_expected_proof = has_proof;
     copy32(e->expected_proof, d + DATA_ESCROW_LOCK_EXPECTED_PROOF);
+    e->rent_payer = *payer->key;
     return 0;
 }
 
@@ -848,20 +850,36 @@ static NOINLINE u64 check_escrow(const SolAccountInfo *escrow, const SolAccountI
     return 0;
 }
 
-static bool escrow_open(const Escrow *e) {
-    return e->header.status == ESCROW_LOCKED || e->header.status == ESCROW_DISPUTED;
+/* The account that paid the escrow's and the vault's rent at lock, which a settlement pays them back to. */
+static u64 check_rent_payer(const Escrow *e, const SolAccountInfo *rent_payer) {
+    if (!key_eq(rent_payer->key, &e->rent_payer) || !rent_payer->is_writable) {
+        FAIL(ERR_ACCOUNT_MISMATCH, "not the account that paid the escrow's rent");
+    }
+    return 0;
 }
 
-/* Pays the vault out to `destination`, signed by the escrow PDA, and settles the escrow. */
+/*
+ * Pays what the vault holds to `destination` and closes the vault and the escrow, their rents to the
+ * rent payer, so that a settled escrow costs nothing and no longer exists (settling it again finds no
+ * account). The vault's whole balance leaves it, so that the token program's close cannot be blocked by
+ * tokens someone sent it.
+ */
 static NOINLINE u64 settle(const SolAccountInfo *escrow, const SolAccountInfo *vault, const SolAccountInfo *mint,
-                           const SolAccountInfo *destination, u8 status) {
+                           const SolAccountInfo *destination, const SolAccountInfo *rent_payer) {
     Escrow *e = (Escrow *)escrow->data;
     SolSignerSeed seeds[4];
     escrow_seeds(seeds, e->wallet.x, e->escrow_hash, &e->header.bump);
+    write_u64(SCRATCH->data + 1, token_amount(vault));
     SolSignerSeeds signer = {seeds, 4};
-    write_u64(SCRATCH->data + 1, e->amount);
     TRY(transfer_checked(vault, mint, destination, escrow, &signer));
-    e->header.status = status;
+    cpi_account(0, vault, true, false);
+    cpi_account(1, rent_payer, true, false);
+    cpi_account(2, escrow, false, true);
+    SCRATCH->data[0] = TOKEN_CLOSE_ACCOUNT;
+    TRY(invoke((SolPubkey *)TOKEN_PROGRAM_ID, 3, 1, seeds, 4));
+    *rent_payer->lamports += *escrow->lamports;
+    *escrow->lamports = 0;
+    sol_memset_(escrow->data, 0, escrow->data_len);
     return 0;
 }
 
@@ -889,22 +907,20 @@ static void refund_spend(const Escrow *e, const SolAccountInfo *wallet) {
     spend_remove((Wallet *)wallet->data, e->locked_at, e->amount);
 }
 
-/* 10. accounts: authority (s), treasury, escrow (w), vault (w), receiver token (w), mint, token program.
- *     data: proof[32]. */
+/* 10. accounts: authority (s), treasury, escrow (w), vault (w), receiver token (w), mint, token program,
+ *     rent payer (w). data: proof[32]. */
 static NOINLINE u64 escrow_release(const Input *in) {
-    if (in->count != 7 || in->data_len != DATA_ESCROW_RELEASE_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "escrow_release: 7 accounts, 33 bytes");
+    if (in->count != 8 || in->data_len != DATA_ESCROW_RELEASE_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "escrow_release: 8 accounts, 33 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *escrow = &in->accounts[2],
                          *vault = &in->accounts[3], *destination = &in->accounts[4], *mint = &in->accounts[5],
-                         *program = &in->accounts[6];
+                         *program = &in->accounts[6], *rent_payer = &in->accounts[7];
     TRY(check_authority(authority, treasury, in->program_id));
     TRY(check_escrow(escrow, vault, treasury, in->program_id));
     TRY(check_token_program(program));
     const Escrow *e = (const Escrow *)escrow->data;
-    if (!escrow_open(e)) {
-        FAIL(ERR_ESCROW_NOT_OPEN, "the escrow is not locked");
-    }
+    TRY(check_rent_payer(e, rent_payer));
     TRY(check_receiver_token(e, destination, vault, mint));
     if (e->header.status == ESCROW_DISPUTED) {
         FAIL(ERR_ESCROW_DISPUTED, "a disputed escrow is released only by a resolution");
@@ -915,7 +931,7 @@ static NOINLINE u64 escrow_release(const Input *in) {
     if (e->has_expected_proof && !bytes32_eq(e->expected_proof, in->data + DATA_ESCROW_RELEASE_PROOF)) {
         FAIL(ERR_PROOF_MISMATCH, "the proof differs from the expected proof");
     }
-    return settle(escrow, vault, mint, destination, ESCROW_RELEASED);
+    return settle(escrow, vault, mint, destination, rent_payer);
 }
 
 /* 11. accounts: authority (s), treasury, escrow (w). */
@@ -927,9 +943,6 @@ static NOINLINE u64 escrow_dispute(const Input *in) {
     TRY(check_authority(authority, treasury, in->program_id));
     TRY(check_escrow(escrow, NULL, treasury, in->program_id));
     Escrow *e = (Escrow *)escrow->data;
-    if (!escrow_open(e)) {
-        FAIL(ERR_ESCROW_NOT_OPEN, "the escrow is not locked");
-    }
     if (now_seconds() >= e->deadline) {
         FAIL(ERR_ESCROW_EXPIRED, "the escrow timed out: a dispute would block its refund");
     }
@@ -938,14 +951,14 @@ static NOINLINE u64 escrow_dispute(const Input *in) {
 }
 
 /* 12. accounts: authority (s), treasury, escrow (w), vault (w), destination token (w), wallet (w), mint,
- *     token program. data: outcome u8 (0 release to the receiver, 1 refund to the wallet). */
+ *     token program, rent payer (w). data: outcome u8 (0 release to the receiver, 1 refund to the wallet). */
 static NOINLINE u64 escrow_resolve(const Input *in) {
-    if (in->count != 8 || in->data_len != DATA_ESCROW_RESOLVE_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "escrow_resolve: 8 accounts, 2 bytes");
+    if (in->count != 9 || in->data_len != DATA_ESCROW_RESOLVE_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "escrow_resolve: 9 accounts, 2 bytes");
     }
     const SolAccountInfo *authority = &in->accounts[0], *treasury = &in->accounts[1], *escrow = &in->accounts[2],
                          *vault = &in->accounts[3], *destination = &in->accounts[4], *wallet = &in->accounts[5],
-                         *mint = &in->accounts[6], *program = &in->accounts[7];
+                         *mint = &in->accounts[6], *program = &in->accounts[7], *rent_payer = &in->accounts[8];
     u8 outcome = in->data[DATA_ESCROW_RESOLVE_OUTCOME];
     if (outcome > 1) {
         FAIL(ERR_INVALID_ARGUMENT, "escrow_resolve: outcome is 0 (release) or 1 (refund)");
@@ -954,9 +967,7 @@ static NOINLINE u64 escrow_resolve(const Input *in) {
     TRY(check_escrow(escrow, vault, treasury, in->program_id));
     TRY(check_token_program(program));
     const Escrow *e = (const Escrow *)escrow->data;
-    if (!escrow_open(e)) {
-        FAIL(ERR_ESCROW_NOT_OPEN, "the escrow is not locked");
-    }
+    TRY(check_rent_payer(e, rent_payer));
     if (outcome == 0) {
         TRY(check_receiver_token(e, destination, vault, mint));
     } else {
@@ -965,27 +976,25 @@ static NOINLINE u64 escrow_resolve(const Input *in) {
     if (e->header.status != ESCROW_DISPUTED) {
         FAIL(ERR_INVALID_ARGUMENT, "only a disputed escrow is resolved");
     }
-    if (outcome == 0) {
-        return settle(escrow, vault, mint, destination, ESCROW_RELEASED);
+    if (outcome == 1) {
+        refund_spend(e, wallet);
     }
-    TRY(settle(escrow, vault, mint, destination, ESCROW_REFUNDED));
-    refund_spend(e, wallet);
-    return 0;
+    return settle(escrow, vault, mint, destination, rent_payer);
 }
 
-/* 13. accounts: escrow (w), vault (w), wallet (w), wallet token (w), mint, token program. Anyone may send it. */
+/* 13. accounts: escrow (w), vault (w), wallet (w), wallet token (w), mint, token program, rent payer (w). Anyone
+ *     may send it: the funds go back to the wallet and the rents to the recorded payer. */
 static NOINLINE u64 escrow_refund(const Input *in) {
-    if (in->count != 6 || in->data_len != DATA_ESCROW_REFUND_SIZE) {
-        FAIL(ERR_INVALID_ARGUMENT, "escrow_refund: 6 accounts, 1 byte");
+    if (in->count != 7 || in->data_len != DATA_ESCROW_REFUND_SIZE) {
+        FAIL(ERR_INVALID_ARGUMENT, "escrow_refund: 7 accounts, 1 byte");
     }
     const SolAccountInfo *escrow = &in->accounts[0], *vault = &in->accounts[1], *wallet = &in->accounts[2],
-                         *token = &in->accounts[3], *mint = &in->accounts[4], *program = &in->accounts[5];
+                         *token = &in->accounts[3], *mint = &in->accounts[4], *program = &in->accounts[5],
+                         *rent_payer = &in->accounts[6];
     TRY(check_escrow(escrow, vault, NULL, in->program_id));
     TRY(check_token_program(program));
     const Escrow *e = (const Escrow *)escrow->data;
-    if (!escrow_open(e)) {
-        FAIL(ERR_ESCROW_NOT_OPEN, "the escrow is not locked");
-    }
+    TRY(check_rent_payer(e, rent_payer));
     TRY(check_refund_target(e, wallet, token, mint, in->program_id));
     if (e->header.status == ESCROW_DISPUTED) {
         FAIL(ERR_ESCROW_DISPUTED, "a disputed escrow does not time out");
@@ -993,9 +1002,8 @@ static NOINLINE u64 escrow_refund(const Input *in) {
     if (now_seconds() < e->deadline) {
         FAIL(ERR_ESCROW_NOT_DUE, "the escrow has not timed out");
     }
-    TRY(settle(escrow, vault, mint, token, ESCROW_REFUNDED));
     refund_spend(e, wallet);
-    return 0;
+    return settle(escrow, vault, mint, token, rent_payer);
 }
 
 /* The upgrade authority recorded in the program's ProgramData account (the upgradeable loader's PDA of the

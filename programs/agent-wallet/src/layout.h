@@ -1,5 +1,5 @@
 /*
- * Account layouts (version 1), instruction tags and error codes of the agent-wallet program.
+ * Account layouts (version 2), instruction tags and error codes of the agent-wallet program.
  * layout.json is the reference; test/layout.test.mjs checks every size, offset, tag and kind here against it.
  */
 #ifndef AGENT_WALLET_LAYOUT_H
@@ -131,11 +131,11 @@ enum {
 /* One handler reads fund and withdraw. */
 STATIC_ASSERT(DATA_FUND_SIZE == DATA_WITHDRAW_SIZE && DATA_FUND_AMOUNT == DATA_WITHDRAW_AMOUNT, fund_withdraw_data);
 
-#define LAYOUT_VERSION 1
+#define LAYOUT_VERSION 2
 
 enum { KIND_TREASURY = 1, KIND_WALLET = 2, KIND_POLICY = 3, KIND_ESCROW = 4, KIND_CONFIG = 5 };
 enum { WALLET_ACTIVE = 0, WALLET_FROZEN = 1, WALLET_ARCHIVED = 2 };
-enum { ESCROW_LOCKED = 0, ESCROW_DISPUTED = 1, ESCROW_RELEASED = 2, ESCROW_REFUNDED = 3 };
+enum { ESCROW_LOCKED = 0, ESCROW_DISPUTED = 1 };
 enum { POLICY_INCOMPLETE = 0, POLICY_COMPLETE = 1 };
 
 /* The first 8 bytes of every account of the program. */
@@ -267,8 +267,9 @@ typedef struct {
     u8 has_expected_proof;
     u8 reserved[7];
     u8 expected_proof[32];
+    SolPubkey rent_payer;
 } Escrow;
-STATIC_ASSERT(sizeof(Escrow) == 232, escrow_size);
+STATIC_ASSERT(sizeof(Escrow) == 264, escrow_size);
 
 /* The upgradeable loader's ProgramData account: tag u32 (3), slot u64, upgrade authority Option<Pubkey>. */
 #define PROGRAM_DATA_TAG 3
@@ -286,6 +287,7 @@ STATIC_ASSERT(sizeof(Escrow) == 232, escrow_size);
 #define MINT_DECIMALS 44
 #define MINT_IS_INITIALIZED 45
 #define USDC_DECIMALS 6
+#define TOKEN_CLOSE_ACCOUNT 9
 #define TOKEN_TRANSFER_CHECKED 12
 
 #endif

@@ -279,4 +279,5 @@ test('JS: the accounts the program writes decode by the description', async () =
   assert.equal(e.deadline, deadline);
   assert.equal(e.has_expected_proof, 1);
   assert.deepEqual(e.expected_proof, sha256('output'));
+  assert.deepEqual(e.rent_payer, key(world.payer.address));
 });

@@ -211,10 +211,11 @@ export class Org {
     ], data), [session]);
   }
 
-  release(escrow, receiverToken, proof) {
+  /** The settling instructions pay the rents back to `rentPayer`, by default the payer of the lock. */
+  release(escrow, receiverToken, proof, overrides = {}) {
     return this.world.run('escrow_release', ix([
       s(this.authority.address), r(this.treasury.address), w(escrow.address), w(escrow.vault), w(receiverToken),
-      r(this.mint), r(TOKEN_PROGRAM),
+      r(this.mint), r(TOKEN_PROGRAM), w(overrides.rentPayer ?? this.world.payer.address),
     ], new Bytes().u8(IX.ESCROW_RELEASE).raw(proof).done()), [this.authority]);
   }
 
@@ -223,10 +224,10 @@ export class Org {
       Buffer.from([IX.ESCROW_DISPUTE])), [this.authority]);
   }
 
-  resolve(escrow, outcome, destinationToken) {
+  resolve(escrow, outcome, destinationToken, overrides = {}) {
     return this.world.run('escrow_resolve', ix([
       s(this.authority.address), r(this.treasury.address), w(escrow.address), w(escrow.vault), w(destinationToken),
-      w(escrow.wallet.address), r(this.mint), r(TOKEN_PROGRAM),
+      w(escrow.wallet.address), r(this.mint), r(TOKEN_PROGRAM), w(overrides.rentPayer ?? this.world.payer.address),
     ], Buffer.from([IX.ESCROW_RESOLVE, outcome])), [this.authority]);
   }
 
@@ -234,6 +235,7 @@ export class Org {
     return this.world.run('escrow_refund', ix([
       w(escrow.address), w(escrow.vault), w(overrides.wallet ?? escrow.wallet.address),
       w(overrides.walletToken ?? escrow.wallet.token), r(this.mint), r(TOKEN_PROGRAM),
+      w(overrides.rentPayer ?? this.world.payer.address),
     ], Buffer.from([IX.ESCROW_REFUND])));
   }
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { E, GENESIS, Keypair, USDC, World, addressOf, ata, sha256, walletPda } from './harness.mjs';
+import { E, GENESIS, Keypair, USDC, World, addressOf, ata, bytesOf, sha256, walletPda } from './harness.mjs';
 import { decodeAccount } from './layout.mjs';
 import { Org, ix } from './program.mjs';
 
@@ -395,8 +395,8 @@ describe('escrow', () => {
     assert.equal(world.tokenBalance(escrow.vault), 40n * USDC);
     org.release(escrow, bobToken, proof).expectOk();
     assert.equal(world.tokenBalance(bobToken), 40n * USDC);
-    assert.equal(world.tokenBalance(escrow.vault), 0n);
-    org.release(escrow, bobToken, proof).expectError(E.ESCROW_NOT_OPEN);
+    assert.equal(world.account(escrow.vault), null);
+    org.release(escrow, bobToken, proof).expectError(E.ACCOUNT_NOT_FOUND);
     org.lock(escrow, bob.address, USDC, GENESIS + 600n, proof).expectError(E.ACCOUNT_MISMATCH);
   });
 
@@ -422,7 +422,7 @@ describe('escrow', () => {
     world.setTime(GENESIS + 600n);
     org.refund(escrow).expectOk();
     assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
-    org.refund(escrow).expectError(E.ESCROW_NOT_OPEN);
+    org.refund(escrow).expectError(E.ACCOUNT_NOT_FOUND);
     org.lock(second, bob.address, 50n * USDC, GENESIS + 1200n, proof).expectOk();
   });
 
@@ -439,7 +439,7 @@ describe('escrow', () => {
     org.resolve(first, 1, bobToken).expectError(E.ACCOUNT_MISMATCH);
     org.resolve(first, 1, wallet.token).expectOk();
     assert.equal(world.tokenBalance(wallet.token), 1_000n * USDC);
-    org.dispute(first).expectError(E.ESCROW_NOT_OPEN);
+    org.dispute(first).expectError(E.ACCOUNT_NOT_FOUND);
 
     wallet.session = new Keypair();
     world.run('set_session_key', org.setSessionKey(wallet, wallet.session, GENESIS + 7200n), [org.authority]).expectOk();
@@ -480,7 +480,7 @@ describe('escrow', () => {
     }
 
     org.refund(late).expectOk();
-    assert.equal(world.tokenBalance(late.vault), 0n);
+    assert.equal(world.account(late.vault), null);
     assert.equal(world.tokenBalance(wallet.token), 960n * USDC);
     org.refund(disputed).expectError(E.ESCROW_DISPUTED);
     org.resolve(disputed, 0, bobToken).expectOk();
@@ -499,6 +499,55 @@ describe('escrow', () => {
     org.lock(escrow, bob.address, USDC, GENESIS + 60n, proof, { session: new Keypair() }).expectError(E.SESSION_TOKEN);
     assert.equal(world.account(escrow.address), null);
     org.lock(escrow, bob.address, 49n * USDC, GENESIS + 60n, proof).expectOk();
+  });
+
+  test('each settlement closes the vault and the escrow and pays both rents back to the payer of the lock', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const rents = world.svm.minimumBalanceForRentExemption(264n) + world.svm.minimumBalanceForRentExemption(165n);
+    const signatureFee = 5_000n;
+    const settlements = [
+      { name: 'release', signers: 2n, settle: (escrow) => org.release(escrow, bobToken, proof) },
+      { name: 'timeout refund', signers: 1n, settle: (escrow) => { world.setTime(GENESIS + 600n); return org.refund(escrow); } },
+      { name: 'resolution (release)', signers: 2n, dispute: true, settle: (escrow) => org.resolve(escrow, 0, bobToken) },
+      { name: 'resolution (refund)', signers: 2n, dispute: true, settle: (escrow) => org.resolve(escrow, 1, wallet.token) },
+    ];
+    for (const [i, settlement] of settlements.entries()) {
+      world.setTime(GENESIS);
+      const escrow = await org.escrow(wallet, `escrow_rent_${i}`);
+      org.lock(escrow, bob.address, USDC, GENESIS + 600n, proof).expectOk();
+      assert.deepEqual(decodeAccount('escrow', world.account(escrow.address).data).rent_payer,
+        Buffer.from(bytesOf(world.payer.address)), settlement.name);
+      if (settlement.dispute) org.dispute(escrow).expectOk();
+      const before = world.account(world.payer.address).lamports;
+      settlement.settle(escrow).expectOk();
+      assert.equal(world.account(escrow.address), null, settlement.name);
+      assert.equal(world.account(escrow.vault), null, settlement.name);
+      assert.equal(world.account(world.payer.address).lamports - before, rents - signatureFee * settlement.signers,
+        settlement.name);
+    }
+  });
+
+  test('a settlement naming another rent receiver is refused and moves nothing', async (t) => {
+    const { world, org, bob, bobToken } = await setup(t);
+    const { wallet } = await fundedWallet(world, org, 'pol_a', {});
+    const mallory = new Keypair().address;
+    const released = await org.escrow(wallet, 'escrow_rent_release');
+    const refunded = await org.escrow(wallet, 'escrow_rent_refund');
+    const resolved = await org.escrow(wallet, 'escrow_rent_resolve');
+    for (const escrow of [released, refunded, resolved]) {
+      org.lock(escrow, bob.address, USDC, GENESIS + 600n, proof).expectOk();
+    }
+    org.dispute(resolved).expectOk();
+    org.release(released, bobToken, proof, { rentPayer: mallory }).expectError(E.ACCOUNT_MISMATCH);
+    org.resolve(resolved, 0, bobToken, { rentPayer: mallory }).expectError(E.ACCOUNT_MISMATCH);
+    world.setTime(GENESIS + 600n);
+    org.refund(refunded, { rentPayer: mallory }).expectError(E.ACCOUNT_MISMATCH);
+    for (const escrow of [released, refunded, resolved]) {
+      assert.equal(world.tokenBalance(escrow.vault), USDC);
+      assert.notEqual(world.account(escrow.address), null);
+    }
+    assert.equal(world.account(mallory), null);
   });
 });
 

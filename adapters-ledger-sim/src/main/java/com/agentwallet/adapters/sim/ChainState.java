@@ -55,8 +55,9 @@ final class ChainState {
     record PolicyAccount(long sequence, PolicyRules rules, Set<String> blockedRecipients) {
     }
 
+    /** An escrow exists only while open: its settlement closes it, as the program closes the account. */
     enum VaultStatus {
-        LOCKED, DISPUTED, RELEASED, REFUNDED
+        LOCKED, DISPUTED
     }
 
     /** The policy the wallet is attached to; there is one while the wallet exists. */
@@ -81,10 +82,6 @@ final class ChainState {
             this.lockedAt = lockedAt;
             this.deadline = deadline;
             this.expectedProof = expectedProof;
-        }
-
-        boolean isOpen() {
-            return status == VaultStatus.LOCKED || status == VaultStatus.DISPUTED;
         }
     }
 

@@ -136,6 +136,11 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
                 + payment.wallet() + " to '" + payment.recipient() + "'"));
     }
 
+    /** Nothing to free: the simulator derives a co-sign message's nonce and opens no nonce account. */
+    @Override
+    public void coSignAbandoned(String operationId) {
+    }
+
     @Override
     public long currentSlot() {
         return slotAt(clock.instant());
@@ -151,7 +156,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
             micros = held == null ? chain.external.getOrDefault(wallet.address().base58(), 0L) : held.balance;
         } else {
             ChainState.Vault vault = chain.vaults.get((LedgerAccount.Vault) account);
-            micros = vault == null || !vault.isOpen() ? 0 : vault.amount;
+            micros = vault == null ? 0 : vault.amount;
         }
         return Usdc.ofMicros(micros);
     }

@@ -299,10 +299,10 @@ final class WalletProgram {
     }
 
     private Optional<Failure> release(ChainState chain, LedgerInstruction.EscrowRelease release, Instant now) {
-        Vault vault = chain.vaults.get(new LedgerAccount.Vault(release.escrow(), release.wallet()));
-        Optional<Failure> closed = notOpen(vault, release.escrow());
-        if (closed.isPresent()) {
-            return closed;
+        LedgerAccount.Vault escrow = new LedgerAccount.Vault(release.escrow(), release.wallet());
+        Vault vault = chain.vaults.get(escrow);
+        if (vault == null) {
+            return noEscrow(release.escrow());
         }
         // The amount is not compared: as on chain, the vault pays out what it holds.
         if (!vault.receiver.equals(release.receiver())) {
@@ -322,16 +322,16 @@ final class WalletProgram {
         } else if (vault.status != VaultStatus.DISPUTED) {
             return fail(ProgramError.INVALID_ARGUMENT, "a release needs the completion proof unless it resolves a dispute");
         }
-        vault.status = VaultStatus.RELEASED;
+        chain.vaults.remove(escrow);
         chain.credit(vault.receiver, vault.amount);
         return ok();
     }
 
     private Optional<Failure> refund(ChainState chain, LedgerInstruction.EscrowRefund refund, Instant now) {
-        Vault vault = chain.vaults.get(new LedgerAccount.Vault(refund.escrow(), refund.wallet()));
-        Optional<Failure> closed = notOpen(vault, refund.escrow());
-        if (closed.isPresent()) {
-            return closed;
+        LedgerAccount.Vault escrow = new LedgerAccount.Vault(refund.escrow(), refund.wallet());
+        Vault vault = chain.vaults.get(escrow);
+        if (vault == null) {
+            return noEscrow(refund.escrow());
         }
         if (refund.resolution()) {
             if (vault.status != VaultStatus.DISPUTED) {
@@ -342,7 +342,7 @@ final class WalletProgram {
         } else if (now.isBefore(vault.deadline)) {
             return fail(ProgramError.ESCROW_NOT_DUE, "the escrow times out at " + Timestamps.format(vault.deadline));
         }
-        vault.status = VaultStatus.REFUNDED;
+        chain.vaults.remove(escrow);
         WalletAccount wallet = chain.wallets.get(vault.wallet);
         wallet.balance += vault.amount;
         wallet.spend.remove(vault.lockedAt, vault.amount);
@@ -351,9 +351,8 @@ final class WalletProgram {
 
     private Optional<Failure> dispute(ChainState chain, LedgerInstruction.EscrowDispute dispute, Instant now) {
         Vault vault = chain.vaults.get(new LedgerAccount.Vault(dispute.escrow(), dispute.wallet()));
-        Optional<Failure> closed = notOpen(vault, dispute.escrow());
-        if (closed.isPresent()) {
-            return closed;
+        if (vault == null) {
+            return noEscrow(dispute.escrow());
         }
         if (!now.isBefore(vault.deadline)) {
             return fail(ProgramError.ESCROW_EXPIRED, "the escrow timed out at " + Timestamps.format(vault.deadline));
@@ -363,15 +362,11 @@ final class WalletProgram {
     }
 
     /**
-     * An escrow that was never locked by the wallet named has no account on chain
-     * ({@code account_not_found}); one that was released or refunded keeps its account, settled
-     * ({@code escrow_not_open}).
+     * An escrow never locked by the wallet named, or already settled (the program closes a settled
+     * escrow's account), has no account on chain.
      */
-    private static Optional<Failure> notOpen(Vault vault, EscrowId escrow) {
-        if (vault == null) {
-            return fail(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
-        }
-        return vault.isOpen() ? ok() : fail(ProgramError.ESCROW_NOT_OPEN, "the escrow is not locked");
+    private static Optional<Failure> noEscrow(EscrowId escrow) {
+        return fail(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
     }
 
     /**

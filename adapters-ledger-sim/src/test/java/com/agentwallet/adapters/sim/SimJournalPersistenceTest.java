@@ -158,12 +158,12 @@ class SimJournalPersistenceTest {
         try (SimulatedLedger reopened = openLedger()) {
             // The day's spending (300 of 300) is remembered.
             assertThat(code(reopened.submit(pay(first, merchant, "1")))).isEqualTo("max_per_day");
-            // So are the frozen wallet, the disputed escrow and the settled one.
+            // So are the frozen wallet, the disputed escrow and the settled (closed) one.
             assertThat(code(reopened.submit(pay(second, merchant, "1")))).isEqualTo("wallet_not_active");
             assertThat(code(reopened.submit(new LedgerInstruction.EscrowRefund(op(), disputed, first,
                     Usdc.parse("10"), false)))).isEqualTo("escrow_disputed");
             assertThat(code(reopened.submit(new LedgerInstruction.EscrowRelease(op(), released, first,
-                    second.base58(), Usdc.parse("20"), Optional.of(PROOF))))).isEqualTo("escrow_not_open");
+                    second.base58(), Usdc.parse("20"), Optional.of(PROOF))))).isEqualTo("account_not_found");
             // And the blocked recipients of the policy.
             assertThat(reopened.submit(new LedgerInstruction.UpdateWallet(op(), second, WalletStatus.ACTIVE, policy, Sequences.next())))
                     .isInstanceOf(LedgerOutcome.Confirmed.class);

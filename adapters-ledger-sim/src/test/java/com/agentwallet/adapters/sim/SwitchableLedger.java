@@ -56,6 +56,11 @@ final class SwitchableLedger implements LedgerPort, AutoCloseable {
     }
 
     @Override
+    public void coSignAbandoned(String operationId) {
+        current().coSignAbandoned(operationId);
+    }
+
+    @Override
     public long currentSlot() {
         return current().currentSlot();
     }

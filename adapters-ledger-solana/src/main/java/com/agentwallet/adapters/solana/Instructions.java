@@ -106,6 +106,13 @@ final class Instructions {
         return program(SYSTEM_PROGRAM, List.of(signerWritable(base), writable(account), signer(base)), data);
     }
 
+    /** System {@code WithdrawNonceAccount}: all of {@code lamports}, the whole balance, closes the account. */
+    static TransactionInstruction withdrawNonceAccount(PublicKey account, PublicKey recipient, PublicKey authority,
+                                                       long lamports) {
+        return program(SYSTEM_PROGRAM, List.of(writable(account), writable(recipient), readonly(RECENT_BLOCKHASHES_SYSVAR),
+                readonly(RENT_SYSVAR), signer(authority)), new Bytes().u32(5).u64(lamports).done());
+    }
+
     static TransactionInstruction initializeNonce(PublicKey account, PublicKey authority) {
         return program(SYSTEM_PROGRAM, List.of(writable(account), readonly(RECENT_BLOCKHASHES_SYSVAR),
                 readonly(RENT_SYSVAR)), new Bytes().u32(6).raw(authority.toByteArray()).done());

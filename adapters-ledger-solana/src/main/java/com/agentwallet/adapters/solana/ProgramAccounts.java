@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Where the adapter reads the wallet program's accounts: programs/agent-wallet/layout.json, layout
- * version 1 (ProgramLayoutTest holds these offsets to it).
+ * version 2 (ProgramLayoutTest holds these offsets to it).
  */
 final class ProgramAccounts {
     static final int KIND_TREASURY = 1;
@@ -24,6 +24,9 @@ final class ProgramAccounts {
     static final int POLICY_FLAGS = 80;
     static final int POLICY_CO_SIGNER = 128;
     static final int FLAG_CO_SIGN = 32;
+    static final int KIND_ESCROW = 4;
+    static final int ESCROW_RENT_PAYER = 232;
+    static final int ESCROW_SIZE = 264;
 
     private ProgramAccounts() {
     }
@@ -49,6 +52,13 @@ final class ProgramAccounts {
             return Optional.of("holds mint " + held.toBase58() + ", not the configured " + mint.toBase58());
         }
         return Optional.empty();
+    }
+
+    /** Who paid an escrow's rent at lock, and gets it back at settlement; empty when the data is no escrow. */
+    static Optional<PublicKey> escrowRentPayer(byte[] data) {
+        return data.length == ESCROW_SIZE && data[0] == KIND_ESCROW
+                ? Optional.of(new PublicKey(Bytes.slice(data, ESCROW_RENT_PAYER, 32)))
+                : Optional.empty();
     }
 
     /** The policy's co-signer, when it asks for one. */

@@ -128,10 +128,11 @@ final class ProgramInstructions {
                         .u8(expectedProof.isPresent() ? 1 : 0).raw(expectedProof.orElse(new byte[32])));
     }
 
+    /** The settling instructions pay the escrow's and the vault's rent back to {@code rentPayer}, the lock's payer. */
     TransactionInstruction escrowRelease(PublicKey authority, PublicKey treasury, PublicKey escrow, PublicKey vault,
-                                         PublicKey receiverToken, byte[] proof) {
+                                         PublicKey receiverToken, PublicKey rentPayer, byte[] proof) {
         return ix(List.of(signer(authority), readonly(treasury), writable(escrow), writable(vault),
-                        writable(receiverToken), readonly(mint), readonly(TOKEN_PROGRAM)),
+                        writable(receiverToken), readonly(mint), readonly(TOKEN_PROGRAM), writable(rentPayer)),
                 new Bytes().u8(Instructions.ESCROW_RELEASE).raw(proof));
     }
 
@@ -141,15 +142,17 @@ final class ProgramInstructions {
     }
 
     TransactionInstruction escrowResolve(PublicKey authority, PublicKey treasury, PublicKey escrow, PublicKey vault,
-                                         PublicKey destinationToken, PublicKey wallet, int outcome) {
+                                         PublicKey destinationToken, PublicKey wallet, PublicKey rentPayer, int outcome) {
         return ix(List.of(signer(authority), readonly(treasury), writable(escrow), writable(vault),
-                        writable(destinationToken), writable(wallet), readonly(mint), readonly(TOKEN_PROGRAM)),
+                        writable(destinationToken), writable(wallet), readonly(mint), readonly(TOKEN_PROGRAM),
+                        writable(rentPayer)),
                 new Bytes().u8(Instructions.ESCROW_RESOLVE).u8(outcome));
     }
 
-    TransactionInstruction escrowRefund(PublicKey escrow, PublicKey vault, PublicKey wallet, PublicKey walletToken) {
+    TransactionInstruction escrowRefund(PublicKey escrow, PublicKey vault, PublicKey wallet, PublicKey walletToken,
+                                        PublicKey rentPayer) {
         return ix(List.of(writable(escrow), writable(vault), writable(wallet), writable(walletToken), readonly(mint),
-                readonly(TOKEN_PROGRAM)), new Bytes().u8(Instructions.ESCROW_REFUND));
+                readonly(TOKEN_PROGRAM), writable(rentPayer)), new Bytes().u8(Instructions.ESCROW_REFUND));
     }
 
     private TransactionInstruction ix(List<AccountMeta> accounts, Bytes data) {

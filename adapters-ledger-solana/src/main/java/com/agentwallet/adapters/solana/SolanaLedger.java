@@ -62,7 +62,11 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     private static final int MAX_BLOCKED_ENTRIES = 64;
     private static final int KIND_WALLET = 2;
     private static final int TOKEN_ACCOUNT_SIZE = 165;
+    private static final int TOKEN_MINT_OFFSET = 0;
+    private static final int TOKEN_OWNER_OFFSET = 32;
     private static final int TOKEN_AMOUNT_OFFSET = 64;
+    private static final int TOKEN_STATE_OFFSET = 108;
+    private static final int TOKEN_STATE_INITIALIZED = 1;
     private static final int NONCE_OFFSET = 40;
     private static final int TOKEN_INSUFFICIENT_FUNDS = 1;
 
@@ -105,7 +109,12 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             if (instruction instanceof LedgerInstruction.WritePolicy write) {
                 return writePolicy(write);
             }
-            return once(instruction.operationId(), () -> plan(instruction));
+            LedgerOutcome outcome = once(instruction.operationId(), () -> plan(instruction));
+            if (instruction instanceof LedgerInstruction.Pay pay && pay.coSignature().isPresent()
+                    && !(outcome instanceof LedgerOutcome.Unknown)) {
+                closeNonce(pay.operationId());
+            }
+            return outcome;
         } catch (RpcException e) {
             return new LedgerOutcome.Unknown("the Solana RPC did not answer: " + e.getMessage());
         }
@@ -123,6 +132,11 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         } catch (RpcException e) {
             throw new LedgerUnavailableException("The Solana RPC did not answer: " + e.getMessage());
         }
+    }
+
+    @Override
+    public void coSignAbandoned(String operationId) {
+        closeNonce(operationId);
     }
 
     @Override
@@ -512,6 +526,9 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         if (wallet.isEmpty()) {
             return noWallet(pay.wallet());
         }
+        if (!holdsUsdcAccount(recipient.get())) {
+            return recipientAccountMissing(recipient.get());
+        }
         if (pay.coSignature().isPresent()) {
             return coSigned(pay, recipient.get(), wallet.get());
         }
@@ -585,6 +602,37 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                 "the nonce account of " + operationId + " could not be opened: " + opened)));
     }
 
+    /**
+     * Withdraws the whole balance of the operation's nonce account to the fee payer, which closes it,
+     * once its payment is over (landed, refused, or abandoned). A transaction of its own, sent after
+     * the one that advanced the nonce: Solana refuses the full withdrawal in the block that advanced
+     * it. Journaled as any other, under an operation of its own, so it is sent once; a failure is
+     * logged and leaves the account, and its rent, where it is.
+     */
+    private void closeNonce(String operationId) {
+        PublicKey account = key(PaymentTransaction.nonceAccount(address(keys.feePayer()), operationId));
+        String notClosed;
+        try {
+            LedgerOutcome closed = once("nonce-close:" + operationId, () -> {
+                long lamports = rpc.balanceLamports(account);
+                if (lamports == 0) {
+                    return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no nonce account " + account.toBase58());
+                }
+                return new Send(List.of(Instructions.withdrawNonceAccount(account, keys.feePayer(), keys.feePayer(),
+                        lamports)), List.of());
+            });
+            if (closed instanceof LedgerOutcome.Confirmed || closed instanceof LedgerOutcome.Rejected rejected
+                    && rejected.code().equals(ProgramError.ACCOUNT_NOT_FOUND.wireName())) {
+                return;
+            }
+            notClosed = closed.toString();
+        } catch (RpcException e) {
+            notClosed = e.getMessage();
+        }
+        LOG.log(System.Logger.Level.WARNING, "The nonce account {0} of operation {1} is not closed: {2}",
+                account.toBase58(), operationId, notClosed);
+    }
+
     private Optional<byte[]> nonceValue(PublicKey account) throws RpcException {
         return rpc.accountData(account).filter(data -> data.length == Instructions.NONCE_ACCOUNT_SIZE
                         && Bytes.u32At(data, 4) == 1)
@@ -627,15 +675,21 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(release.wallet());
         }
         LedgerAddress escrow = addresses.escrow(release.wallet(), release.escrow().value()).address();
+        Optional<PublicKey> rentPayer = escrowRentPayer(escrow);
+        if (rentPayer.isEmpty()) {
+            return noEscrow(escrow);
+        }
+        if (!holdsUsdcAccount(receiver.get())) {
+            return recipientAccountMissing(receiver.get());
+        }
         PublicKey receiverToken = token(receiver.get());
         Account authority = authority(wallet.get().orgHash());
-        TransactionInstruction payout = release.proof().isPresent()
+        return new Send(List.of(release.proof().isPresent()
                 ? program.escrowRelease(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                receiverToken, HexFormat.of().parseHex(release.proof().get()))
+                receiverToken, rentPayer.get(), HexFormat.of().parseHex(release.proof().get()))
                 : program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                receiverToken, key(release.wallet()), ProgramInstructions.RESOLVE_RELEASE);
-        return new Send(List.of(Instructions.createTokenAccountIdempotent(keys.feePayer(), receiverToken,
-                key(receiver.get()), addresses.mint()), payout), List.of(authority));
+                receiverToken, key(release.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_RELEASE)),
+                List.of(authority));
     }
 
     private Plan refund(LedgerInstruction.EscrowRefund refund) throws RpcException {
@@ -644,11 +698,16 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
             return noWallet(refund.wallet());
         }
         LedgerAddress escrow = addresses.escrow(refund.wallet(), refund.escrow().value()).address();
+        Optional<PublicKey> rentPayer = escrowRentPayer(escrow);
+        if (rentPayer.isEmpty()) {
+            return noEscrow(escrow);
+        }
         Account authority = authority(wallet.get().orgHash());
         return new Send(List.of(refund.resolution()
                 ? program.escrowResolve(authority.getPublicKey(), wallet.get().treasury(), key(escrow), token(escrow),
-                token(refund.wallet()), key(refund.wallet()), ProgramInstructions.RESOLVE_REFUND)
-                : program.escrowRefund(key(escrow), token(escrow), key(refund.wallet()), token(refund.wallet()))),
+                token(refund.wallet()), key(refund.wallet()), rentPayer.get(), ProgramInstructions.RESOLVE_REFUND)
+                : program.escrowRefund(key(escrow), token(escrow), key(refund.wallet()), token(refund.wallet()),
+                rentPayer.get())),
                 List.of(authority));
     }
 
@@ -664,6 +723,26 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     }
 
     // ------------------------------------------------------------------ accounts
+
+    /**
+     * Who paid the escrow's rent at lock: the settlement pays it back there, so a fee payer rotated
+     * since still settles. Empty when there is no escrow account (never locked, or settled and closed).
+     */
+    private Optional<PublicKey> escrowRentPayer(LedgerAddress escrow) throws RpcException {
+        return rpc.accountData(key(escrow)).flatMap(ProgramAccounts::escrowRentPayer);
+    }
+
+    /**
+     * Whether {@code owner}'s associated token account of the configured mint exists, initialised and
+     * theirs. Only the Associated Token Account program can open an account at that address, and only
+     * as an SPL Token account, so its data says the rest.
+     */
+    private boolean holdsUsdcAccount(LedgerAddress owner) throws RpcException {
+        return rpc.accountData(token(owner)).filter(data -> data.length == TOKEN_ACCOUNT_SIZE
+                && Arrays.equals(Bytes.slice(data, TOKEN_MINT_OFFSET, 32), addresses.mint().toByteArray())
+                && Arrays.equals(Bytes.slice(data, TOKEN_OWNER_OFFSET, 32), owner.bytes())
+                && data[TOKEN_STATE_OFFSET] == TOKEN_STATE_INITIALIZED).isPresent();
+    }
 
     /** What the adapter reads of a wallet account: its organisation, treasury and attached policy. */
     private record WalletAccount(byte[] orgHash, PublicKey treasury, PublicKey policy) {
@@ -742,6 +821,17 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
 
     private static Plan noWallet(LedgerAddress wallet) {
         return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no wallet account " + wallet);
+    }
+
+    private Plan recipientAccountMissing(LedgerAddress recipient) {
+        return new Refused(new LedgerOutcome.Rejected(LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING, "the recipient "
+                + recipient + " holds no USDC token account (mint " + addresses.mint().toBase58() + "): it must open "
+                + "one, its associated token account " + token(recipient).toBase58() + ", before it can be paid; "
+                + "nothing was sent"));
+    }
+
+    private static Plan noEscrow(LedgerAddress escrow) {
+        return refuse(ProgramError.ACCOUNT_NOT_FOUND, "no escrow account " + escrow);
     }
 
     private static Plan notAnAddress(String recipient) {

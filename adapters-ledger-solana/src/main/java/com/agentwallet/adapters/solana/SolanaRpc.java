@@ -51,6 +51,11 @@ final class SolanaRpc {
         return number(call("getMinimumBalanceForRentExemption", List.of(size, config())));
     }
 
+    /** The account's lamports; zero when no account lives at the address. */
+    long balanceLamports(PublicKey address) throws RpcException {
+        return number(value(call("getBalance", List.of(address.toBase58(), config()))));
+    }
+
     /** The account's data, or empty when no account lives at the address. */
     Optional<byte[]> accountData(PublicKey address) throws RpcException {
         Object value = value(call("getAccountInfo", List.of(address.toBase58(),

@@ -40,6 +40,12 @@ public final class ClockedLedger implements LedgerPort, AutoCloseable {
     }
 
     @Override
+    public void coSignAbandoned(String operationId) {
+        localnet.setTime(clock.instant());
+        ledger.coSignAbandoned(operationId);
+    }
+
+    @Override
     public long currentSlot() {
         return ledger.currentSlot();
     }

@@ -148,6 +148,14 @@ public final class Localnet implements AutoCloseable {
         return new ClockedLedger(ledger, clock, this);
     }
 
+    /**
+     * Opens {@code owner}'s USDC token account (its associated token account, the localnet's faucet
+     * pays), as a recipient must hold one before the Solana adapter pays it.
+     */
+    public void openUsdcAccount(String owner) {
+        call("localnet_mintUsdc", "[\"" + owner + "\", \"0\"]");
+    }
+
     /** Pins the chain's clock (the Clock sysvar) to {@code instant}, rounded down to the second. */
     public void setTime(Instant instant) {
         call("localnet_setTime", "[" + instant.getEpochSecond() + "]");

@@ -76,11 +76,11 @@ class ProgramLayoutTest {
                     micros(v.get("amount")), v.get("deadline").asLong(),
                     v.get("has_expected_proof").asInt() == 1 ? Optional.of(bytes(v.get("expected_proof")))
                             : Optional.empty())),
-            Map.entry("escrow_release", v -> PROGRAM.escrowRelease(ANY, ANY, ANY, ANY, ANY, bytes(v.get("proof")))),
+            Map.entry("escrow_release", v -> PROGRAM.escrowRelease(ANY, ANY, ANY, ANY, ANY, ANY, bytes(v.get("proof")))),
             Map.entry("escrow_dispute", v -> PROGRAM.escrowDispute(ANY, ANY, ANY)),
-            Map.entry("escrow_resolve", v -> PROGRAM.escrowResolve(ANY, ANY, ANY, ANY, ANY, ANY,
+            Map.entry("escrow_resolve", v -> PROGRAM.escrowResolve(ANY, ANY, ANY, ANY, ANY, ANY, ANY,
                     v.get("outcome").asInt())),
-            Map.entry("escrow_refund", v -> PROGRAM.escrowRefund(ANY, ANY, ANY, ANY)));
+            Map.entry("escrow_refund", v -> PROGRAM.escrowRefund(ANY, ANY, ANY, ANY, ANY)));
 
     /**
      * Instructions the adapter never sends: {@code deploy.mjs} configures the program, and an
@@ -143,6 +143,9 @@ class ProgramLayoutTest {
         assertThat(ProgramAccounts.TREASURY_MINT).isEqualTo(offset("treasury", "mint"));
         assertThat(ProgramAccounts.TREASURY_SIZE).isEqualTo(account("treasury").get("size").asInt());
         assertThat(ProgramAccounts.KIND_TREASURY).isEqualTo(account("treasury").get("kind").asInt());
+        assertThat(ProgramAccounts.ESCROW_RENT_PAYER).isEqualTo(offset("escrow", "rent_payer"));
+        assertThat(ProgramAccounts.ESCROW_SIZE).isEqualTo(account("escrow").get("size").asInt());
+        assertThat(ProgramAccounts.KIND_ESCROW).isEqualTo(account("escrow").get("kind").asInt());
     }
 
     @Test

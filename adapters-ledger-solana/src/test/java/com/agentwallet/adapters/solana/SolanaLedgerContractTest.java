@@ -43,4 +43,10 @@ class SolanaLedgerContractTest extends LedgerContract {
     protected long idSeed() {
         return seed;
     }
+
+    /** On Solana a recipient must hold its USDC token account: the adapter opens none. */
+    @Override
+    protected void openUsdcAccount(String address) {
+        localnet.openUsdcAccount(address);
+    }
 }

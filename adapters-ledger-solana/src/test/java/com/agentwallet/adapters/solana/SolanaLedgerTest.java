@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.RandomIdGenerator;
@@ -10,6 +11,7 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramAddress;
 import com.agentwallet.core.ledger.ProgramError;
+import com.agentwallet.core.ledger.solana.AssociatedTokenAccount;
 import com.agentwallet.core.ledger.solana.LegacyMessage;
 import com.agentwallet.core.ledger.solana.PaymentTransaction;
 import com.agentwallet.core.money.Usdc;
@@ -35,6 +37,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,11 +53,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the Solana adapter adds to the ledger contract: its journal keeps an operation from being
  * sent twice across restarts, a transaction that can no longer land fails the operation without
- * moving money, policies too large for one transaction are written in several, and the program
- * itself refuses a co-signature by anyone but the policy's co-signer.
+ * moving money, policies too large for one transaction are written in several, the program
+ * itself refuses a co-signature by anyone but the policy's co-signer, a co-signed payment's nonce
+ * account is closed once the payment ends, and a recipient without a USDC token account is refused
+ * before anything is sent.
  */
 class SolanaLedgerTest {
     private static final AtomicLong TESTS = new AtomicLong();
+    private static final long SIGNATURE_FEE_LAMPORTS = 5_000;
     private static Localnet localnet;
 
     @TempDir
@@ -181,9 +187,87 @@ class SolanaLedgerTest {
 
         SolanaRpc.Status status = rpc.statuses(List.of(signature)).get(0).orElseThrow();
         // It counts at its request, which only the policy's co-signer may sign for: invalid_argument, not a payment.
-        assertThat(status.err()).hasToString("{InstructionError=[1, {Custom=18}]}");
+        assertThat(status.err()).hasToString("{InstructionError=[0, {Custom=18}]}");
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
         assertThat(received(merchant)).isEqualTo(Usdc.ZERO);
+    }
+
+    @Test
+    void aCoSignedPaymentsNonceAccountIsClosedOnceItEndsItsRentBackToTheFeePayer() throws Exception {
+        TestCoSigner operator = new TestCoSigner(77);
+        LedgerAddress wallet = fundedWallet(rules().coSignAtOrAbove("10", operator).build(), "100");
+        String merchant = payee("merchant");
+        SolanaRpc rpc = new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED);
+        PublicKey feePayer = localnet.feePayer().getPublicKey();
+
+        LedgerInstruction.Pay paid = pay(wallet, merchant, "20");
+        String message = Base64.getEncoder().encodeToString(ledger.coSignMessage(paid));
+        PublicKey nonce = nonceAccountOf(paid);
+        long rent = rpc.balanceLamports(nonce);
+        assertThat(rent).as("the nonce account's rent").isPositive();
+        long before = rpc.balanceLamports(feePayer);
+        confirmed(paid.withCoSignature(operator.sign(message)));
+        assertThat(exists(nonce)).isFalse();
+        // The payment's fee (fee payer, session key and operator sign) and the closing's (the fee payer alone).
+        assertThat(rpc.balanceLamports(feePayer) - before).isEqualTo(rent - 4 * SIGNATURE_FEE_LAMPORTS);
+        assertThat(ledger.submit(paid.withCoSignature(operator.sign(message)))).isInstanceOf(LedgerOutcome.Confirmed.class);
+        assertThat(received(merchant)).isEqualTo(Usdc.parse("20"));
+
+        LedgerInstruction.Pay refused = pay(wallet, merchant, "30");
+        ledger.coSignMessage(refused);
+        refused(refused.withCoSignature(operator.sign(Base64.getEncoder().encodeToString(
+                ledger.coSignMessage(pay(wallet, merchant, "31"))))), "co_signature_invalid");
+        assertThat(exists(nonceAccountOf(refused))).as("the nonce of a payment refused before sending").isFalse();
+
+        LedgerInstruction.Pay abandoned = pay(wallet, merchant, "40");
+        ledger.coSignMessage(abandoned);
+        assertThat(exists(nonceAccountOf(abandoned))).isTrue();
+        before = rpc.balanceLamports(feePayer);
+        ledger.coSignAbandoned(abandoned.operationId());
+        assertThat(exists(nonceAccountOf(abandoned))).as("the nonce of a payment rejected or expired").isFalse();
+        assertThat(rpc.balanceLamports(feePayer) - before).isEqualTo(rent - SIGNATURE_FEE_LAMPORTS);
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("80"));
+    }
+
+    @Test
+    void aPaymentToAnAddressWithoutAUsdcAccountIsRefusedWithoutATransactionAndOpensNothing() throws Exception {
+        String newcomer = stranger("newcomer");
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        LedgerInstruction.Pay pay = pay(wallet, newcomer, "0.000001");
+
+        refused(pay, LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
+        assertThat(((LedgerOutcome.Rejected) ledger.submit(pay)).message()).as("the answer again, from the journal")
+                .contains(newcomer, "must open one");
+        assertThat(exists(usdcAccountOf(newcomer))).isFalse();
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
+        assertThat(Files.readAllLines(data.resolve("ledger-solana/submissions.jsonl"), StandardCharsets.UTF_8))
+                .as("the operation's journal lines: its outcome, no transaction")
+                .filteredOn(line -> line.contains("\"" + pay.operationId() + "\""))
+                .isNotEmpty().noneMatch(line -> line.contains("\"signature\""));
+
+        localnet.openUsdcAccount(newcomer);
+        confirmed(pay(wallet, newcomer, "0.000001"));
+        assertThat(received(newcomer)).isEqualTo(Usdc.parse("0.000001"));
+    }
+
+    @Test
+    void anEscrowReleaseToAReceiverWithoutAUsdcAccountIsRefusedUntilItOpensOne() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String contractor = stranger("contractor");
+        EscrowId escrow = ids.escrow();
+        confirmed(new LedgerInstruction.EscrowLock("lock:" + run, escrow, wallet, contractor, Usdc.parse("30"),
+                clock.instant().plus(Duration.ofHours(1)), Optional.empty(), 0));
+        String proof = "ab".repeat(32);
+
+        refused(new LedgerInstruction.EscrowRelease("release:" + run, escrow, wallet, contractor, Usdc.parse("30"),
+                Optional.of(proof)), LedgerOutcome.Rejected.RECIPIENT_ACCOUNT_MISSING);
+        assertThat(exists(usdcAccountOf(contractor))).isFalse();
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, wallet))).isEqualTo(Usdc.parse("30"));
+
+        localnet.openUsdcAccount(contractor);
+        confirmed(new LedgerInstruction.EscrowRelease("release-again:" + run, escrow, wallet, contractor,
+                Usdc.parse("30"), Optional.of(proof)));
+        assertThat(received(contractor)).isEqualTo(Usdc.parse("30"));
     }
 
     @Test
@@ -277,8 +361,30 @@ class SolanaLedgerTest {
                 Optional.empty());
     }
 
+    /** An outside address holding its (empty) USDC token account, as a recipient must. */
     private String payee(String name) {
+        String address = stranger(name);
+        localnet.openUsdcAccount(address);
+        return address;
+    }
+
+    /** An outside address without a USDC token account. */
+    private String stranger(String name) {
         return Addresses.external(name + "@" + run);
+    }
+
+    private boolean exists(PublicKey address) throws Exception {
+        return new SolanaRpc(new RpcClient(localnet.rpcUrl()), Commitment.CONFIRMED).accountData(address).isPresent();
+    }
+
+    private PublicKey nonceAccountOf(LedgerInstruction.Pay payment) {
+        return SolanaAddresses.key(PaymentTransaction.nonceAccount(
+                SolanaAddresses.address(localnet.feePayer().getPublicKey()), payment.operationId()));
+    }
+
+    private PublicKey usdcAccountOf(String owner) {
+        return SolanaAddresses.key(AssociatedTokenAccount.address(new LedgerAddress(owner),
+                new LedgerAddress(SolanaLedgerFactory.USDC_MINTS.get("localnet"))).address());
     }
 
     private void confirmed(LedgerInstruction instruction) {

@@ -96,8 +96,18 @@ final class ApiFixtures {
         return text.toString();
     }
 
-    /** A fresh ledger address (32 random bytes in base58), a recipient nobody else pays. */
+    /**
+     * A fresh ledger address (32 random bytes in base58), a recipient nobody else pays, holding its
+     * USDC token account on the test ledger as every recipient must ({@link ApiServer#openUsdcAccounts}).
+     */
     static String randomAddress() {
+        String address = addressWithoutUsdcAccount();
+        ApiServer.openUsdcAccounts(address);
+        return address;
+    }
+
+    /** A fresh ledger address that holds no USDC token account on localnet. */
+    static String addressWithoutUsdcAccount() {
         return Base58.encode(randomBytes(32));
     }
 

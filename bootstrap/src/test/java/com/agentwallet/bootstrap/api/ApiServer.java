@@ -33,6 +33,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The server as users meet it, for end-to-end tests: the real wiring (embedded PostgreSQL, the
@@ -48,6 +50,8 @@ public final class ApiServer {
     public static final String REQUEST_LOG_FILE = "requests.log";
 
     private static ApiServer shared;
+    /** The localnets of the servers running in this JVM, where {@link #openUsdcAccounts} opens accounts. */
+    private static final Set<Localnet> LOCALNETS = ConcurrentHashMap.newKeySet();
 
     private final DropwizardTestSupport<ServiceConfiguration> support;
     private final Path data;
@@ -61,6 +65,7 @@ public final class ApiServer {
         this.support = support;
         this.data = data;
         this.localnet = localnet;
+        localnet.ifPresent(LOCALNETS::add);
         try {
             support.before();
         } catch (Exception e) {
@@ -112,7 +117,16 @@ public final class ApiServer {
         return start(clock, data, Optional.of(localnet), all.toArray(ConfigOverride[]::new));
     }
 
+    /**
+     * Opens {@code owner}'s USDC token account on the localnet of every server running in this JVM, as a
+     * recipient on Solana must hold one; nothing on the simulator, where every address holds one.
+     */
+    public static void openUsdcAccounts(String owner) {
+        LOCALNETS.forEach(localnet -> localnet.openUsdcAccount(owner));
+    }
+
     private static void close(Localnet localnet) {
+        LOCALNETS.remove(localnet);
         try {
             localnet.close();
         } catch (InterruptedException e) {
@@ -169,6 +183,11 @@ public final class ApiServer {
 
     public ApiClient client() {
         return client;
+    }
+
+    /** Whether the server's ledger is the Solana adapter on a localnet of its own. */
+    public boolean onSolana() {
+        return localnet.isPresent();
     }
 
     /**

@@ -134,6 +134,14 @@ final class FaultSwitchLedger implements LedgerPort, AutoCloseable {
     }
 
     @Override
+    public void coSignAbandoned(String operationId) {
+        using(simulator -> {
+            simulator.coSignAbandoned(operationId);
+            return operationId;
+        });
+    }
+
+    @Override
     public long currentSlot() {
         return using(LedgerPort::currentSlot);
     }

@@ -26,9 +26,11 @@ import static com.agentwallet.bootstrap.api.ApiFixtures.body;
 import static com.agentwallet.bootstrap.api.ApiFixtures.bogusSignature;
 import static com.agentwallet.bootstrap.api.ApiFixtures.escrow;
 import static com.agentwallet.bootstrap.api.ApiFixtures.payment;
+import static com.agentwallet.bootstrap.api.ApiFixtures.addressWithoutUsdcAccount;
 import static com.agentwallet.bootstrap.api.ApiFixtures.randomAddress;
 import static com.agentwallet.bootstrap.api.ApiFixtures.unique;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The security suite's own server, run as in production on the points a development setup relaxes:
@@ -213,6 +215,29 @@ class SecurityTest {
                 client.get("/wallets/" + wallet.id(), wallet.token()), wallet.token());
         record("GET /wallets/{id}", client.get("/wallets/" + wallet.id(), org.viewerKey()));
         record("GET /wallets/{id}/transactions", client.get("/wallets/" + wallet.id() + "/transactions", org.viewerKey()));
+    }
+
+    /**
+     * The fee payer opens no token account for a recipient, which would cost it the account's rent on
+     * every payment to a fresh address: such a payment fails, saying why, and moves nothing.
+     */
+    @Test
+    void aPaymentToAnAddressWithoutAUsdcAccountFailsAndOpensNoAccountAtTheFeePayersCost() {
+        assumeTrue(server.onSolana(), "only the Solana adapter asks a recipient for a USDC account");
+        ApiFixtures.Wallet wallet = fx.wallet(fx.openPolicy());
+        fx.fund(wallet.id(), "10.00");
+        String newcomer = addressWithoutUsdcAccount();
+
+        ApiResponse paid = record("POST /payments to an address without a USDC account",
+                fx.pay(wallet, newcomer, "0.000001"));
+
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
+        assertThat(paid.text("status")).isEqualTo("failed");
+        assertThat(paid.text("failure_reason"))
+                .startsWith("recipient_account_missing: the recipient " + newcomer + " holds no USDC token account");
+        assertThat(fx.balance(wallet.id())).isEqualTo("10.00");
+        ApiResponse again = fx.pay(wallet, randomAddress(), "0.000001");
+        assertThat(again.text("status")).as(again.toString()).isEqualTo("confirmed");
     }
 
     @Test

@@ -40,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * compared with the adapter's nonce value put in the simulator's recent blockhash.
  */
 class CoSignMessageParityTest {
+    /** The payee, which holds its USDC token account on localnet as a recipient must. */
+    private static final String PAYEE = Addresses.external("parity");
     private final MutableClock clock = MutableClock.atTestEpoch();
     private final RandomIdGenerator ids = new RandomIdGenerator(new Random(17));
     private final TestCoSigner operator = new TestCoSigner(5);
@@ -51,6 +53,7 @@ class CoSignMessageParityTest {
     void theSimulatorsCoSignMessageIsTheSolanaAdaptersWithItsOwnNonceValue() throws Exception {
         try (Localnet localnet = Localnet.start()) {
             LedgerPort solana = localnet.ledger(clock, data.resolve("solana"));
+            localnet.openUsdcAccount(PAYEE);
             Map<String, String> keys = localnet.ledgerSettings(data.resolve("fee-payer.json"));
             LedgerPort sim = LedgerPlugins.find("sim", getClass().getClassLoader()).create(new LedgerContext(clock,
                     data.resolve("sim"), Map.of("persist", "false", "fee_payer_keypair", keys.get("fee_payer_keypair"),
@@ -100,7 +103,7 @@ class CoSignMessageParityTest {
     }
 
     private LedgerInstruction.Pay pay(LedgerAddress wallet, String amount) {
-        return new LedgerInstruction.Pay(ids.tx().value(), wallet, Addresses.external("parity"), Usdc.parse(amount),
+        return new LedgerInstruction.Pay(ids.tx().value(), wallet, PAYEE, Usdc.parse(amount),
                 clock.instant(), 0, Optional.empty());
     }
 

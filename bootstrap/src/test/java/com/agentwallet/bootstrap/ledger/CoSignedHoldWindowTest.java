@@ -56,6 +56,7 @@ class CoSignedHoldWindowTest {
     @Test
     void onTheProgramAHoldApprovedADayLaterPaysAsTheBooksCountedIt() throws Exception {
         try (Localnet localnet = Localnet.start()) {
+            localnet.openUsdcAccount(PAYEE);
             CoreFixture core = CoreFixture.on(clock -> localnet.ledger(clock, data.resolve("solana")), 42L);
             try {
                 holdPayThenApprove(core);

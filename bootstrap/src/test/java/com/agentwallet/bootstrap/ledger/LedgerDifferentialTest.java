@@ -35,6 +35,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -72,7 +73,10 @@ import static com.agentwallet.core.testing.RulesBuilder.rules;
  *       simulator compares as a string ("Recipients");</li>
  *   <li>a policy blocks at most a few recipients, far from the program's bound of 64 ("Recipients");</li>
  *   <li>the clock only moves forward: the program's spend windows keep counting a later bucket when
- *       the clock steps back, the simulator's forget it.</li>
+ *       the clock steps back, the simulator's forget it;</li>
+ *   <li>every recipient holds a USDC token account on localnet, opened by the test when it first names
+ *       the address (payees, bystanders, wallets to come): the Solana adapter refuses to pay an address
+ *       without one, while the simulator models every address as holding one (docs/LEDGER.md).</li>
  * </ul>
  * Every other case is generated, including those in which the simulator once differed from the
  * program: it now decides them as the program does.
@@ -90,7 +94,8 @@ class LedgerDifferentialTest {
         try (Localnet localnet = Localnet.start()) {
             Both<LedgerPort> ledgers = open(clock, localnet);
             try {
-                Differential differential = new Differential(seed, ledgers, new Generator(seed, clock, ledgers.sim()));
+                Differential differential = new Differential(seed, ledgers, new Generator(seed, clock, ledgers.sim(),
+                        localnet::openUsdcAccount));
                 for (int step = 1; step <= operations; step++) {
                     differential.step(step);
                 }
@@ -401,13 +406,17 @@ class LedgerDifferentialTest {
         private final Map<String, String> names = new LinkedHashMap<>();
         private final Deque<Supplier<Optional<Operation>>> queued = new ArrayDeque<>();
         private final List<Both<LedgerInstruction>> submitted = new ArrayList<>();
+        private final Consumer<String> openUsdcAccount;
+        private final Set<String> holdingUsdcAccounts = new HashSet<>();
         private Optional<Wallet> lastSpender = Optional.empty();
 
-        Generator(long seed, MutableClock clock, LedgerPort model) {
+        /** {@code openUsdcAccount} gives an address its USDC token account on localnet. */
+        Generator(long seed, MutableClock clock, LedgerPort model, Consumer<String> openUsdcAccount) {
             this.random = new Random(seed);
             this.ids = new RandomIdGenerator(new Random(seed));
             this.clock = clock;
             this.model = model;
+            this.openUsdcAccount = openUsdcAccount;
             for (int i = 1; i <= PAYEES; i++) {
                 payees.add(payee("payee-" + i));
             }
@@ -598,6 +607,7 @@ class LedgerDifferentialTest {
             LedgerAddress address = model.walletAddress(org.id, org.nextAgent());
             name(address.base58(), org.name + "/" + org.nextAgent());
             accounts.add(new LedgerAccount.Wallet(address));
+            holdUsdcAccount(address.base58());
             return address.base58();
         }
 
@@ -967,7 +977,15 @@ class LedgerDifferentialTest {
             String address = Addresses.external(name);
             name(address, name);
             accounts.add(new LedgerAccount.Wallet(new LedgerAddress(address)));
+            holdUsdcAccount(address);
             return address;
+        }
+
+        /** Opens the address's USDC token account on localnet, once, as a recipient on Solana must hold one. */
+        private void holdUsdcAccount(String address) {
+            if (holdingUsdcAccounts.add(address)) {
+                openUsdcAccount.accept(address);
+            }
         }
 
         private List<Wallet> walletsOf(Org org) {

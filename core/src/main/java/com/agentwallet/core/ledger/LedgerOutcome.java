@@ -14,6 +14,12 @@ public sealed interface LedgerOutcome {
 
     /** Definitely not executed: the program refused it ({@code code} names why); nothing moved. */
     record Rejected(String code, String message) implements LedgerOutcome {
+        /**
+         * Refused before sending: the recipient holds no token account of the ledger's USDC mint. None
+         * is opened for it, since each would cost the service's fee payer the account's rent.
+         */
+        public static final String RECIPIENT_ACCOUNT_MISSING = "recipient_account_missing";
+
         public Rejected {
             requireNonNull(code, "code is null");
             requireNonNull(message, "message is null");

@@ -222,7 +222,8 @@ public final class PaymentService {
     public Result<Transaction> reject(OrgId orgId, TxId txId, String reason, Actor rejecter) {
         return storage.inTransaction(stores -> Result.found(stores.transactions().lock(orgId, txId), "transaction", txId)
                 .flatMap(tx -> madeBy(tx, rejecter) ? Result.refused(new Rejection.SameCredential())
-                        : endHeld(stores, tx, new TransactionCommand.Reject(reason))));
+                        : endHeld(stores, tx, new TransactionCommand.Reject(reason))))
+                .map(this::abandoned);
     }
 
     /** Whether {@code actor} is the credential that made this payment waiting for its co-signature. */
@@ -237,9 +238,16 @@ public final class PaymentService {
      */
     public int expireCoSigns(int limit) {
         return Repeat.upTo(limit, () -> storage.inTransaction(stores -> stores.transactions()
-                .claimCoSignExpired(clock.instant())
-                .map(tx -> endHeld(stores, tx, new TransactionCommand.ExpireCoSign()).value())
-                .isPresent()));
+                        .claimCoSignExpired(clock.instant())
+                        .map(tx -> endHeld(stores, tx, new TransactionCommand.ExpireCoSign()).value()))
+                .map(this::abandoned)
+                .isPresent());
+    }
+
+    /** Tells the ledger, once the end is stored, that the payment's co-sign message will never be submitted. */
+    private Transaction abandoned(Transaction ended) {
+        ledger.coSignAbandoned(ended.id().value());
+        return ended;
     }
 
     public Result<Transaction> get(OrgId orgId, TxId txId) {

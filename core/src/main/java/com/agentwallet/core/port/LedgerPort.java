@@ -22,6 +22,13 @@ public interface LedgerPort {
     /** The exact bytes an operator signs to co-sign {@code payment} (the serialised ledger message). */
     byte[] coSignMessage(LedgerInstruction.Pay payment);
 
+    /**
+     * The co-signed payment of {@code operationId}, whose message was asked for, ends without being
+     * submitted (the operator rejected it, or it expired): what its message set aside on the ledger
+     * can go. Best effort: the payment has ended whatever happens here.
+     */
+    void coSignAbandoned(String operationId);
+
     /** The ledger's current slot. */
     long currentSlot();
 

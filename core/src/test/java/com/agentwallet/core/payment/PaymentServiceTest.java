@@ -635,6 +635,8 @@ class PaymentServiceTest {
 
             assertThat(rejected.status()).isEqualTo(TransactionStatus.REJECTED);
             assertThat(rejected.failureReason()).contains("not today");
+            assertThat(core.ledger.abandonedCoSigns()).as("the ledger may free what the message set aside")
+                    .containsExactly(held.id().value());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("2000"));
             assertThat(outbox.typesAbout(held.id())).endsWith(EventType.TRANSACTION_REJECTED);
             assertThat(pay(wallet, PAYEE, "299").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
@@ -666,6 +668,7 @@ class PaymentServiceTest {
             assertThat(expiredEarly).isZero();
             assertThat(expiredOnTime).isEqualTo(1);
             assertThat(core.payments.get(org, held.id()).value().status()).isEqualTo(TransactionStatus.EXPIRED);
+            assertThat(core.ledger.abandonedCoSigns()).containsExactly(held.id().value());
             assertThat(balanceOf(wallet)).isEqualTo(Usdc.parse("2000"));
             assertThat(outbox.typesAbout(held.id())).endsWith(EventType.TRANSACTION_EXPIRED);
             assertThat(pay(wallet, PAYEE, "299").transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);

@@ -210,6 +210,11 @@ class SettlementRaceTest {
         }
 
         @Override
+        public void coSignAbandoned(String operationId) {
+            chain.coSignAbandoned(operationId);
+        }
+
+        @Override
         public long currentSlot() {
             return chain.currentSlot();
         }

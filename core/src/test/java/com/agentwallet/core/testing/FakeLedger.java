@@ -29,6 +29,7 @@ public final class FakeLedger implements LedgerPort {
     private final Map<String, LedgerOutcome> outcomes = new HashMap<>();
     private final Map<String, Long> balances = new HashMap<>();
     private final List<LedgerInstruction> executed = new ArrayList<>();
+    private final List<String> abandonedCoSigns = new ArrayList<>();
     private Predicate<LedgerInstruction> rejecting = i -> false;
     private LedgerOutcome.Rejected refusal = ON_DEMAND;
     private Predicate<LedgerInstruction> unanswered = i -> false;
@@ -63,6 +64,16 @@ public final class FakeLedger implements LedgerPort {
     /** The executed instructions, in order; a resubmitted one appears once. */
     public synchronized List<LedgerInstruction> executed() {
         return List.copyOf(executed);
+    }
+
+    /** The operations whose co-signed payments the service said it abandoned, in order. */
+    public synchronized List<String> abandonedCoSigns() {
+        return List.copyOf(abandonedCoSigns);
+    }
+
+    @Override
+    public synchronized void coSignAbandoned(String operationId) {
+        abandonedCoSigns.add(operationId);
     }
 
     /** The micro-USDC held on the ledger by an account: a wallet address, "treasury:org_…", "vault:escrow_…" or "external". */

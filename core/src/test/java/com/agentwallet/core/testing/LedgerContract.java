@@ -608,8 +608,12 @@ public abstract class LedgerContract {
 
         assertThat(balanceOf(receiver)).isEqualTo(usdc("30"));
         assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(Usdc.ZERO);
-        refused(release(escrow, sender, receiver.base58(), "30", PROOF), "escrow_not_open");
-        refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("30"), false), "escrow_not_open");
+        // A settled escrow is closed: it no longer exists, and its id can be locked anew.
+        refused(release(escrow, sender, receiver.base58(), "30", PROOF), "account_not_found");
+        refused(new LedgerInstruction.EscrowRefund(op(), escrow, sender, usdc("30"), false), "account_not_found");
+        refused(new LedgerInstruction.EscrowDispute(op(), escrow, sender), "account_not_found");
+        confirmed(lock(escrow, sender, receiver.base58(), "10", Duration.ofHours(1), Optional.of(PROOF)));
+        assertThat(ledger.balance(new LedgerAccount.Vault(escrow, sender))).isEqualTo(usdc("10"));
     }
 
     @Test
@@ -842,12 +846,21 @@ public abstract class LedgerContract {
 
     /**
      * An address outside the program, whose received money the test watches; named after the id
-     * seed too, so that tests sharing one chain each watch their own payees.
+     * seed too, so that tests sharing one chain each watch their own payees. It holds a USDC account
+     * ({@link #openUsdcAccount}), as every recipient must.
      */
     protected String payee(String name) {
         String address = Addresses.external(name + "@" + idSeed());
+        openUsdcAccount(address);
         track(new LedgerAddress(address));
         return address;
+    }
+
+    /**
+     * Gives {@code address} an (empty) USDC token account on the ledger, which a ledger may require of
+     * a recipient before paying it. Nothing by default: the simulator models every address as holding one.
+     */
+    protected void openUsdcAccount(String address) {
     }
 
     /** Puts the key of session {@code version} of the wallet on chain until {@code expiresAt}. */

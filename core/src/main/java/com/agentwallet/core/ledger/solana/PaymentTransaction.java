@@ -15,7 +15,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A payment's Solana transaction, in one place so that the Solana adapter and the simulator build
- * the same bytes: the recipient's token account opened if need be, then the program's {@code pay}.
+ * the same bytes: the program's {@code pay} into the recipient's associated token account, which must
+ * exist already (the fee payer never opens one: each would cost it the account's rent).
  * Co-signed, it runs on the operation's own durable nonce, so the message the operator signs stays
  * valid however long that takes, and it counts in the spend windows at {@code requestedAt} (to the
  * second), when the books held it, not when the approval lands: the program takes that instant only
@@ -52,13 +53,12 @@ public record PaymentTransaction(LedgerAddress program, LedgerAddress mint, Ledg
         return SystemProgram.createWithSeed(feePayer, nonceSeed(operationId), SolanaPrograms.SYSTEM_PROGRAM);
     }
 
-    /** The recipient's token account opened (idempotently, the fee payer pays), then the payment. */
+    /** The payment, into the recipient's associated token account. */
     public List<Instruction> instructions() {
         LedgerAddress recipientToken = AssociatedTokenAccount.address(recipient, mint).address();
         LedgerAddress walletToken = AssociatedTokenAccount.address(wallet, mint).address();
-        return List.of(AssociatedTokenAccount.createIdempotent(feePayer, recipientToken, recipient, mint),
-                PayInstruction.of(program, session, wallet, walletToken, policy, recipientToken, mint, amount,
-                        countedAtSeconds(), coSigner));
+        return List.of(PayInstruction.of(program, session, wallet, walletToken, policy, recipientToken, mint, amount,
+                countedAtSeconds(), coSigner));
     }
 
     /** A plain payment counts when it lands (0); a co-signed one at the second it was requested. */
