@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
-  AgentWallet, AuthenticationError, InvalidRequestError, NotFoundError, PermissionError, PolicyViolationError,
+  AgentWallet, AuthenticationError, base58Decode, base58Encode, signCoSignPayload, InvalidRequestError, NotFoundError, PermissionError, PolicyViolationError,
 } from '../src/index.js';
 import {
   admin, agentClient, coSignPolicy, coSignerSecretKey, fundedWallet, operator, org, randomAddress, server, unique,
@@ -126,4 +126,29 @@ test('a recipient category blocks payments to it', async () => {
   const wallet = await fundedWallet({ blockedCategories: ['gambling'] });
   const error = await agentClient(wallet).payments.create({ to: recipient, amount: '1.00' }).catch((e) => e);
   assert.equal(error.violation?.rule, 'blocked_category');
+});
+
+test('a disputed escrow is resolved by the operator', async () => {
+  const sender = await fundedWallet();
+  const escrow = await agentClient(sender).escrows.create({ toWallet: randomAddress(), amount: '2.00', timeoutSeconds: 3600 });
+  const evidence = createHash('sha256').update('evidence').digest('hex');
+  const disputed = await agentClient(sender).escrows.dispute(escrow.id, { reason: 'wrong output', evidence });
+  assert.equal(disputed.status, 'disputed');
+  const refunded = await operator.escrows.resolve(escrow.id, { outcome: 'refund' });
+  assert.equal(refunded.status, 'refunded');
+  assert.equal((await admin.escrows.retrieve(escrow.id)).status, 'refunded');
+});
+
+test('a co-signature by another key is refused and changes nothing', async () => {
+  const wallet = await fundedWallet(coSignPolicy('10.00'));
+  const held = await agentClient(wallet).payments.create({ to: randomAddress(), amount: '10.00' });
+  const wrong = signCoSignPayload(held.coSignPayload, randomBytes(32));
+  await assert.rejects(operator.payments.coSign(held.txId, wrong), InvalidRequestError);
+  assert.equal((await admin.payments.retrieve(held.txId)).status, 'pending_co_sign');
+});
+
+test('base58 keeps leading zero bytes', () => {
+  const bytes = Uint8Array.from([0, 0, 1, 2, 255]);
+  assert.deepEqual(base58Decode(base58Encode(bytes)), bytes);
+  assert.equal(base58Encode(new Uint8Array(3)), '111');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentWallet, AgentWalletError } from '../src/index.js';
+import { AgentWallet, AgentWalletError, ConnectionError, RateLimitError } from '../src/index.js';
 import { admin, agentClient, fundedWallet, org, randomAddress, startProxy } from './support.mjs';
 
 const fast = { backoffBaseMs: 50, backoffCapMs: 200 };
@@ -78,4 +78,27 @@ test('a read gives up after three retries', async () => {
   } finally {
     await proxy.close();
   }
+});
+
+test('a 429 that outlasts the retries is a RateLimitError with its Retry-After', async () => {
+  const proxy = await startProxy(() => ({
+    status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'rate_limit_exceeded', message: 'slow down', request_id: 'req_x' } },
+  }));
+  try {
+    const client = new AgentWallet({ apiKey: org.keys.viewer, baseUrl: proxy.baseUrl, ...fast });
+    await assert.rejects(client.wallets.retrieve('wal_x'),
+      (error) => error instanceof RateLimitError && error.retryAfter === 0 && error.requestId === 'req_x');
+    assert.equal(proxy.requests.length, 4);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('a server that is not there is a ConnectionError after the retries', async () => {
+  const proxy = await startProxy(() => 'forward');
+  const { baseUrl } = proxy;
+  await proxy.close();
+  const client = new AgentWallet({ apiKey: org.keys.viewer, baseUrl, ...fast });
+  await assert.rejects(client.payments.create({ walletId: 'wal_x', to: randomAddress(), amount: '1.00' }),
+    (error) => error instanceof ConnectionError && error.status === null);
 });
