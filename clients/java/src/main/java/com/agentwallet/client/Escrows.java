@@ -43,9 +43,10 @@ public final class Escrows {
                 Map.of("proofType", "output_hash", "proof", proofSha256Hex)));
     }
 
-    public JsonNode dispute(String escrowId, String reason, String evidence) {
+    /** Disputes a locked escrow; {@code evidenceSha256Hex} is the SHA-256 (64 lowercase hex) of the evidence. */
+    public JsonNode dispute(String escrowId, String reason, String evidenceSha256Hex) {
         return transport.json(Transport.Call.write("POST", path(escrowId) + "/dispute",
-                Map.of("reason", reason, "evidence", evidence)));
+                Map.of("reason", reason, "evidence", evidenceSha256Hex)));
     }
 
     /** Settles a disputed escrow: {@code outcome} is {@code release} or {@code refund}. */
