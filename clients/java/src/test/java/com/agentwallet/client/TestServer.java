@@ -247,7 +247,11 @@ final class TestServer {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private void stop() {
+    /** Stops the server and removes its folder; the JVM's exit does it too, so calling it is optional. */
+    synchronized void stop() {
+        if (!Files.exists(data)) {
+            return;
+        }
         process.destroy();
         try {
             if (!process.waitFor(Duration.ofSeconds(60).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
