@@ -18,7 +18,7 @@ import java.util.UUID;
  * nothing; numbers on a shared machine are noisy):
  * {@code mvn -o -B -pl clients/java test-compile org.codehaus.mojo:exec-maven-plugin:3.6.2:java
  * -Dexec.classpathScope=test -Dexec.mainClass=com.agentwallet.client.PaymentThroughput
- * -Dagentwallet.server.jar=$PWD/bootstrap/target/agent-wallet.jar}
+ * -Dagentwallet.server.jar=$PWD/bootstrap/target/agent-wallet.jar -Dagentwallet.server.config=$PWD/config/embedded.yml}
  * (optional arguments: payments per round, rounds).
  */
 public final class PaymentThroughput {

@@ -20,17 +20,18 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * The real server, started once per test JVM as a child process from the bootstrap jar (system property
- * {@code agentwallet.server.jar}) with a fresh data directory, free ports and the demo organisations,
- * and stopped when the JVM exits.
+ * {@code agentwallet.server.jar}) with the embedded configuration, a fresh data directory, free ports and
+ * the demo organisations, and stopped when the JVM exits.
  */
 final class TestServer {
-    private static final String KEY_STORE_PASSWORD = "agent-wallet-dev";
+    private static final String KEY_STORE_PASSWORD = "client-test";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static TestServer instance;
 
@@ -115,10 +116,12 @@ final class TestServer {
         }
         Path data = Files.createTempDirectory("agent-wallet-client-test");
         int[] ports = freePorts(3);
-        Path config = data.resolve("config.yml");
-        Files.writeString(config, config(data, ports));
-        Process process = new ProcessBuilder(javaBinary(), "-jar", jar.toAbsolutePath().toString(), "server",
-                config.toString())
+        Path config = Path.of(System.getProperty("agentwallet.server.config", "../../config/embedded.yml"));
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary());
+        command.addAll(overrides(data, ports));
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "server", config.toAbsolutePath().toString()));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(data.resolve("server.log").toFile()).start();
         Path credentials = data.resolve("demo-credentials.json");
         Instant deadline = Instant.now().plus(START_TIMEOUT);
@@ -160,46 +163,22 @@ final class TestServer {
         }
     }
 
-    /** Like config/embedded.yml, with this run's folder and ports, and a rate limit the benchmark never meets. */
-    private static String config(Path data, int[] ports) {
-        return """
-                dataDirectory: %1$s
-                server:
-                  applicationConnectors:
-                    - type: https
-                      port: %2$d
-                      keyStorePath: %1$s/tls/localhost.p12
-                      keyStorePassword: %5$s
-                      keyStoreType: PKCS12
-                      validateCerts: false
-                    - type: http
-                      port: %3$d
-                  adminConnectors:
-                    - type: http
-                      port: %4$d
-                      bindHost: 127.0.0.1
-                  requestLog:
-                    appenders: []
-                logging:
-                  level: WARN
-                database:
-                  maxConnections: 8
-                ledger:
-                  type: sim
-                  settings:
-                    seed: "1"
-                api:
-                  selfSignedCertificate: true
-                  rateLimit:
-                    perSecond: 100000
-                    burst: 100000
-                webhooks:
-                  allowPrivateReceivers: true
-                  acceptSelfSignedReceivers: true
-                demo: true
-                clockwork:
-                  tick: 1s
-                """.formatted(data.toAbsolutePath(), ports[0], ports[1], ports[2], KEY_STORE_PASSWORD);
+    /**
+     * config/embedded.yml as shipped (path in {@code agentwallet.server.config}), with Dropwizard's
+     * {@code dw.} overrides for this run's folder, ports and key store password, and a rate limit the
+     * benchmark never meets.
+     */
+    private static List<String> overrides(Path data, int[] ports) {
+        String https = "-Ddw.server.applicationConnectors[0].";
+        return List.of("-Ddw.dataDirectory=" + data.toAbsolutePath(),
+                https + "port=" + ports[0],
+                https + "keyStorePath=" + data.resolve("tls/localhost.p12").toAbsolutePath(),
+                https + "keyStorePassword=" + KEY_STORE_PASSWORD,
+                "-Ddw.server.applicationConnectors[1].port=" + ports[1],
+                "-Ddw.server.adminConnectors[0].port=" + ports[2],
+                "-Ddw.api.rateLimit.perSecond=100000",
+                "-Ddw.api.rateLimit.burst=100000",
+                "-Ddw.logging.level=WARN");
     }
 
     private static SSLContext trustContext(Path data, String protocol) {
@@ -228,7 +207,7 @@ final class TestServer {
 
     private static int[] freePorts(int count) throws IOException {
         int[] ports = new int[count];
-        List<ServerSocket> sockets = new java.util.ArrayList<>();
+        List<ServerSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
                 ServerSocket socket = new ServerSocket(0);
