@@ -32,26 +32,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * connection or a 429, because after a cut connection or a 5xx it may have been done (API.md,
  * "service_unavailable").
  */
-final class Transport {
+record Transport(HttpClient http, URI baseUri, String credential, Duration timeout, int maxRetries) {
     static final ObjectMapper JSON = new ObjectMapper().registerModule(new SimpleModule()
             .addSerializer(BigDecimal.class, new PlainAmountSerializer()));
 
     private static final Duration BASE_DELAY = Duration.ofMillis(500);
     private static final Duration MAX_DELAY = Duration.ofSeconds(8);
-
-    private final HttpClient http;
-    private final URI baseUri;
-    private final String credential;
-    private final Duration timeout;
-    private final int maxRetries;
-
-    Transport(HttpClient http, URI baseUri, String credential, Duration timeout, int maxRetries) {
-        this.http = http;
-        this.baseUri = baseUri;
-        this.credential = credential;
-        this.timeout = timeout;
-        this.maxRetries = maxRetries;
-    }
 
     /** One API call; {@code body} is serialised with Jackson (null for none). */
     record Call(String method, String path, Map<String, ?> query, Object body, Map<String, String> headers,
