@@ -105,6 +105,10 @@ class Transport:
         try:
             try:
                 connection.connect()
+            except ssl.SSLCertVerificationError as untrusted:
+                # Trying again cannot make the certificate trusted; say so at once.
+                raise ApiConnectionError(f"the certificate of {self._host} is not trusted ({untrusted.verify_message});"
+                                         " for a self-signed server pass ca_file or ssl_context") from untrusted
             except (OSError, http.client.HTTPException) as failure:
                 raise _NotSent() from failure
             connection.request(method, target, body=payload, headers=dict(headers))

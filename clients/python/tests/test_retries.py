@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 import unittest
 from typing import List, Tuple
@@ -99,6 +100,32 @@ class RetryTest(unittest.TestCase):
         with self.assertRaises(agent_wallet.ApiError):
             client.wallets.retrieve(WALLET["id"])
         self.assertEqual(len(script.requests), 1)
+
+    def test_an_untrusted_certificate_fails_at_once_without_retrying(self) -> None:
+        script = Script([])
+        server = serve_https(scripted(script))
+        self.addCleanup(stop, server)
+        client = agent_wallet.AgentWallet("sk_test", base_url=f"https://localhost:{server.server_address[1]}/v1")
+
+        with self.assertRaises(agent_wallet.ApiConnectionError) as raised:
+            client.wallets.retrieve(WALLET["id"])
+
+        self.assertIn("ca_file", str(raised.exception))
+        self.assertEqual(script.requests, [])
+
+    def test_a_connection_refused_is_retried_then_reported(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        slept: List[float] = []
+        client = agent_wallet.AgentWallet("sk_test", base_url=f"https://localhost:{port}/v1", max_retries=2)
+        client._transport._sleep = slept.append
+
+        with self.assertRaises(agent_wallet.ApiConnectionError):
+            client.wallets.fund(WALLET["id"], amount="1.00")
+
+        self.assertEqual(len(slept), 2)
+        self.assertTrue(all(0 <= s <= 1.0 for s in slept))
 
 
 if __name__ == "__main__":
