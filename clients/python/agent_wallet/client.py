@@ -302,8 +302,9 @@ class Webhooks(_Resource):
 
     def update(self, webhook_id: str, *, url: Any = _UNSET, events: Any = _UNSET, status: Any = _UNSET) -> Webhook:
         """`status="active"` re-enables a `degraded` webhook and delivers what waited."""
-        return self._call("PATCH", f"/webhooks/{webhook_id}", body=_changes(
-            url=url, events=list(events) if events is not _UNSET else _UNSET, status=status))
+        if events is not _UNSET and events is not None:
+            events = list(events)
+        return self._call("PATCH", f"/webhooks/{webhook_id}", body=_changes(url=url, events=events, status=status))
 
     def delete(self, webhook_id: str) -> Webhook:
         return self._call("DELETE", f"/webhooks/{webhook_id}")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import ssl
 import threading
 import unittest
@@ -133,6 +134,20 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(raised.exception.param, "signature")
         self.assertEqual(operator.payments.retrieve(held["tx_id"])["status"], "pending_co_sign")
         self.assertEqual(operator.payments.reject(held["tx_id"], reason="not today")["status"], "rejected")
+
+    @unittest.skipUnless(importlib.util.find_spec("cryptography"), "needs an Ed25519 library (cryptography)")
+    def test_a_co_signature_from_a_signer_hook_settles_the_payment(self) -> None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        secret = b58decode(self.server.org()["co_signer_secret_key"])
+        key = Ed25519PrivateKey.from_private_bytes(secret[:32])
+        wallet = self.funded_wallet(require_co_sign="10.00", co_signer=b58encode(secret[32:]))
+        held = self.server.agent(wallet["session_token"]).payments.create(to=random_address(), amount="20.00")
+
+        signed = self.server.client("operator").payments.co_sign(held["tx_id"], signer=key.sign)
+
+        self.assertEqual(signed["status"], "confirmed")
+        self.assertEqual(self.admin.wallets.retrieve(wallet["id"])["usdc_balance"], "80.00")
 
     def test_a_payment_retried_after_its_connection_was_cut_pays_once(self) -> None:
         wallet = self.funded_wallet(amount="10.00")
