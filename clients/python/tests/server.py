@@ -26,6 +26,8 @@ from typing import Any, Dict, Optional
 import agent_wallet
 
 CLIENT_DIR = Path(__file__).resolve().parent.parent
+# The repository's configuration as shipped; each run overrides its folder and ports.
+CONFIG = (CLIENT_DIR / "../../config/embedded.yml").resolve()
 STARTUP_TIMEOUT_SECONDS = 240
 PR_SET_PDEATHSIG = 1
 
@@ -43,7 +45,7 @@ def _die_with_parent() -> None:
 
 class Server:
     def __init__(self) -> None:
-        self.jar = Path(os.environ.get("AGENT_WALLET_JAR", CLIENT_DIR / "../../bootstrap/target/agent-wallet.jar"))
+        self.jar = Path(os.environ.get("AGENT_WALLET_JAR", CLIENT_DIR / "../../bootstrap/target/agent-wallet.jar")).resolve()
         if not self.jar.is_file():
             raise RuntimeError(f"no server jar at {self.jar}: build it, or set AGENT_WALLET_JAR")
         self.directory = Path(tempfile.mkdtemp(prefix="agent-wallet-python-"))
@@ -56,11 +58,8 @@ class Server:
         self.credentials: Dict[str, Any] = {}
 
     def start(self) -> None:
-        config = self.directory / "config.yml"
-        config.write_text(_CONFIG.format(data=self.data, https=self.https_port, http=_free_port(),
-                                         admin=_free_port()))
         with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(["java", "-jar", str(self.jar), "server", str(config)],
+            self.process = subprocess.Popen(["java", *self._overrides(), "-jar", str(self.jar), "server", str(CONFIG)],
                                             cwd=self.directory, stdout=log, stderr=subprocess.STDOUT,
                                             preexec_fn=_die_with_parent)
         atexit.register(self.stop)
@@ -68,6 +67,15 @@ class Server:
         # The demo certificate is self-signed: trust exactly it, as a user of the demo would.
         Path(self.ca_file).write_text(ssl.get_server_certificate(("localhost", self.https_port)))
         self.credentials = json.loads((self.data / "demo-credentials.json").read_text())
+
+    def _overrides(self) -> list:
+        """Dropwizard's `dw.` overrides of the shipped configuration: this run's folder and ports."""
+        https = "-Ddw.server.applicationConnectors[0]."
+        return [f"-Ddw.dataDirectory={self.data}", f"{https}port={self.https_port}",
+                f"{https}keyStorePath={self.data / 'tls' / 'localhost.p12'}",
+                f"-Ddw.server.applicationConnectors[1].port={_free_port()}",
+                f"-Ddw.server.adminConnectors[0].port={_free_port()}",
+                "-Ddw.logging.level=WARN", "-Ddw.clockwork.tick=1s"]
 
     def _await_ready(self) -> None:
         unverified = ssl._create_unverified_context()
@@ -130,44 +138,6 @@ class Server:
                                         ca_file=self.ca_file, **options)
 
 
-_CONFIG = """\
-dataDirectory: {data}
-server:
-  applicationConnectors:
-    - type: https
-      port: {https}
-      keyStorePath: {data}/tls/localhost.p12
-      keyStorePassword: agent-wallet-dev
-      keyStoreType: PKCS12
-      validateCerts: false
-    - type: http
-      port: {http}
-  adminConnectors:
-    - type: http
-      port: {admin}
-      bindHost: 127.0.0.1
-  requestLog:
-    appenders: []
-logging:
-  level: WARN
-database:
-  maxConnections: 8
-ledger:
-  type: sim
-  settings:
-    seed: "1"
-api:
-  selfSignedCertificate: true
-  sessionTokens:
-    issuer: agent-wallet
-    audience: agent-wallet/v1
-webhooks:
-  allowPrivateReceivers: true
-  acceptSelfSignedReceivers: true
-demo: true
-clockwork:
-  tick: 1s
-"""
 
 _shared: Optional[Server] = None
 

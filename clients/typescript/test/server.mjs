@@ -17,47 +17,17 @@ function freePort() {
   });
 }
 
-function config(dataDirectory, ports) {
-  return `dataDirectory: ${dataDirectory}
-server:
-  applicationConnectors:
-    - type: https
-      port: ${ports.https}
-      keyStorePath: ${dataDirectory}/tls/localhost.p12
-      keyStorePassword: ${KEY_STORE_PASSWORD}
-      keyStoreType: PKCS12
-      validateCerts: false
-    - type: http
-      port: ${ports.http}
-  adminConnectors:
-    - type: http
-      port: ${ports.admin}
-      bindHost: 127.0.0.1
-  requestLog:
-    appenders: []
-logging:
-  level: WARN
-database:
-  maxConnections: 8
-ledger:
-  type: sim
-  settings:
-    seed: "1"
-api:
-  selfSignedCertificate: true
-  rateLimit:
-    perSecond: 50
-    burst: 200
-webhooks:
-  allowPrivateReceivers: true
-  acceptSelfSignedReceivers: true
-demo: true
-coSignWindow: 72h
-clockwork:
-  tick: 1s
-  recoveryGrace: 30s
-  reconcileEvery: 5m
-`;
+/** The repository's config/embedded.yml as shipped, with Dropwizard's `dw.` overrides for this run's folder and ports. */
+const CONFIG = resolve(new URL('../../../config/embedded.yml', import.meta.url).pathname);
+
+function overrides(dataDirectory, ports) {
+  const https = '-Ddw.server.applicationConnectors[0].';
+  return [
+    `-Ddw.dataDirectory=${dataDirectory}`, `${https}port=${ports.https}`,
+    `${https}keyStorePath=${join(dataDirectory, 'tls', 'localhost.p12')}`, `${https}keyStorePassword=${KEY_STORE_PASSWORD}`,
+    `-Ddw.server.applicationConnectors[1].port=${ports.http}`, `-Ddw.server.adminConnectors[0].port=${ports.admin}`,
+    '-Ddw.logging.level=WARN', '-Ddw.clockwork.tick=1s',
+  ];
 }
 
 /** The PEM of the certificate the server presents, so the client can trust it. */
@@ -82,11 +52,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function startServer({ jar, timeoutMs = 240_000 }) {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'agent-wallet-ts-'));
   const ports = { https: await freePort(), http: await freePort(), admin: await freePort() };
-  const configPath = join(dataDirectory, 'config.yml');
-  writeFileSync(configPath, config(dataDirectory, ports));
   const log = join(dataDirectory, 'server.log');
-  const child = spawn('sh', ['-c', 'java -jar "$0" server "$1" >"$2" 2>&1 & pid=$!; cat >/dev/null; kill $pid; wait $pid',
-    resolve(jar), configPath, log], { stdio: ['pipe', 'inherit', 'inherit'] });
+  const script = 'jar=$1 config=$2 log=$3; shift 3; '
+    + 'java "$@" -jar "$jar" server "$config" >"$log" 2>&1 & pid=$!; cat >/dev/null; kill $pid; wait $pid';
+  const child = spawn('sh', ['-c', script, 'agent-wallet-server', resolve(jar), CONFIG, log,
+    ...overrides(dataDirectory, ports)], { stdio: ['pipe', 'inherit', 'inherit'] });
   let exited = false;
   child.on('exit', () => { exited = true; });
   const credentialsPath = join(dataDirectory, 'demo-credentials.json');
