@@ -50,9 +50,17 @@ public final class BearerAuthentication implements ContainerRequestFilter {
             return;
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        Optional<Caller> caller = header != null && header.startsWith(BEARER)
-                ? authenticate(header.substring(BEARER.length()).trim())
-                : Optional.empty();
+        Optional<Caller> caller;
+        try {
+            caller = header != null && header.startsWith(BEARER)
+                    ? authenticate(header.substring(BEARER.length()).trim())
+                    : Optional.empty();
+        } catch (RuntimeException e) {
+            // a key not yet in memory is read from the database; when that fails (a 503), the answer
+            // still carries rate-limit headers, of the address's bucket, as every answer does
+            edge.limitByAddress(request);
+            throw e;
+        }
         if (caller.isEmpty()) {
             edge.limitByAddress(request);
             throw ApiException.of(401, "authentication_failed", header == null
