@@ -51,6 +51,7 @@ final class OpenApiContract {
     private final List<Template> templates;
     private final Map<String, JsonSchema> compiled = new ConcurrentHashMap<>();
     private final AtomicLong validated = new AtomicLong();
+    private final AtomicLong unmatched = new AtomicLong();
     private final Set<String> operationsSeen = ConcurrentHashMap.newKeySet();
 
     OpenApiContract(String documentText) {
@@ -94,7 +95,7 @@ final class OpenApiContract {
         String name = operation.map(template -> method.toUpperCase() + " " + template)
                 .orElse("a request no operation matches (" + method + " " + path + ")");
         String pointer = follow(operation.map(template -> responseOf(template, method, status, name))
-                .orElseGet(() -> unmatched(status, name)));
+                .orElseGet(() -> unmatchedResponse(status, name)));
         List<String> problems = new ArrayList<>();
         checkHeaders(pointer + "/headers", headers, problems);
         if (!method.equalsIgnoreCase("HEAD")) {
@@ -105,12 +106,13 @@ final class OpenApiContract {
                     + String.join("; ", problems) + "\nbody: " + abbreviate(body));
         }
         validated.incrementAndGet();
-        operationsSeen.add(name.startsWith("a request") ? "(unmatched requests)" : name);
+        operation.ifPresentOrElse(template -> operationsSeen.add(name), unmatched::incrementAndGet);
     }
 
     /** How many answers passed, and to how many operations, for the line printed at the end of the test JVM. */
     String report() {
-        return "openapi: " + validated.get() + " responses validated against " + operationsSeen.size() + " operations";
+        return "openapi: " + validated.get() + " responses validated against " + operationsSeen.size() + " operations ("
+                + unmatched.get() + " of them to requests no operation matches)";
     }
 
     long validatedCount() {
@@ -139,7 +141,7 @@ final class OpenApiContract {
         throw new AssertionError("openapi: the document does not list status " + status + " for " + name);
     }
 
-    private String unmatched(int status, String name) {
+    private String unmatchedResponse(int status, String name) {
         if (status < 400) {
             throw new AssertionError("openapi: " + name + " answered " + status + ", but the document has no such operation");
         }
