@@ -9,6 +9,7 @@ import com.agentwallet.adapters.http.json.SnakeCaseKeys;
 import com.agentwallet.adapters.http.limit.RateLimit;
 import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.adapters.http.resource.EscrowResource;
+import com.agentwallet.adapters.http.resource.OpenApiResource;
 import com.agentwallet.adapters.http.resource.PaymentResource;
 import com.agentwallet.adapters.http.resource.PolicyResource;
 import com.agentwallet.adapters.http.resource.QueryFree;
@@ -67,7 +68,8 @@ final class ServerModule extends ConstructorModule {
         v1.addBinding().to(RoleCheck.class);
         for (Class<?> component : List.of(BearerAuthentication.class, QueryFree.class, SnakeCaseKeys.class,
                 ErrorMapper.class, WalletResource.class, PaymentResource.class, EscrowResource.class,
-                PolicyResource.class, RecipientResource.class, TransactionResource.class, WebhookResource.class)) {
+                PolicyResource.class, RecipientResource.class, TransactionResource.class, WebhookResource.class,
+                OpenApiResource.class)) {
             singleton(component);
             v1.addBinding().to(component);
         }

@@ -8,6 +8,7 @@ import com.agentwallet.adapters.http.error.ErrorMapper;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.http.json.SnakeCaseKeys;
 import com.agentwallet.adapters.http.resource.EscrowResource;
+import com.agentwallet.adapters.http.resource.OpenApiResource;
 import com.agentwallet.adapters.http.resource.PaymentResource;
 import com.agentwallet.adapters.http.resource.PolicyResource;
 import com.agentwallet.adapters.http.resource.QueryFree;
@@ -76,7 +77,8 @@ class WiringTest {
             assertThat(injector.getInstance(ServerModule.V1_COMPONENTS)).extracting(Object::getClass).containsExactly(
                     Edge.class, RoleCheck.class, BearerAuthentication.class, QueryFree.class, SnakeCaseKeys.class,
                     ErrorMapper.class, WalletResource.class, PaymentResource.class, EscrowResource.class,
-                    PolicyResource.class, RecipientResource.class, TransactionResource.class, WebhookResource.class);
+                    PolicyResource.class, RecipientResource.class, TransactionResource.class, WebhookResource.class,
+                    OpenApiResource.class);
             assertThat(injector.getInstance(ServerModule.MANAGED)).extracting(Object::getClass).containsExactly(
                     Resources.class, ApiKeyChangesFollower.class, WebhookWorkers.class, Clockwork.class);
             assertThat(injector.getInstance(JsonErrorHandler.class)).isNotNull();

@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.Optional;
 
-/** An answer of the API: status, headers, the raw body and (when it is JSON) the parsed one. */
+/**
+ * An answer of the API: status, headers, the raw body and (when it is JSON) the parsed one. Every
+ * answer is made here, and each is first checked against the OpenAPI document ({@link OpenApiContract}).
+ */
 public record ApiResponse(int status, HttpResponseHeaders headers, String raw, JsonNode json) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -20,11 +23,17 @@ public record ApiResponse(int status, HttpResponseHeaders headers, String raw, J
     }
 
     static ApiResponse of(HttpResponse<String> response) {
-        return of(response.statusCode(), response.headers(), response.body());
+        String target = response.request().uri().getRawPath()
+                + (response.request().uri().getRawQuery() == null ? "" : "?" + response.request().uri().getRawQuery());
+        return of(response.request().method(), target, response.statusCode(), response.headers(), response.body());
     }
 
-    /** An answer read some other way (off a raw socket), its body parsed when it is JSON. */
-    static ApiResponse of(int status, java.net.http.HttpHeaders headers, String body) {
+    /**
+     * The answer to {@code method target} (the request line's method and path), read some other way
+     * too (off a raw socket), its body parsed when it is JSON.
+     */
+    static ApiResponse of(String method, String target, int status, java.net.http.HttpHeaders headers, String body) {
+        OpenApiContract.SERVED.check(method, target, status, headers, body);
         JsonNode json;
         try {
             json = body.isEmpty() ? MissingNode.getInstance() : JSON.readTree(body);

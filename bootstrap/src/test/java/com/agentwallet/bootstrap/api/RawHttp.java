@@ -28,7 +28,7 @@ final class RawHttp {
             OutputStream out = socket.getOutputStream();
             out.write(request);
             out.flush();
-            return parse(readAll(socket.getInputStream()));
+            return parse(new String(request, StandardCharsets.UTF_8), readAll(socket.getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -43,8 +43,11 @@ final class RawHttp {
         return all.toByteArray();
     }
 
-    /** Status line, header lines up to the empty line, then the body; only the headers of the first answer. */
-    private static ApiResponse parse(byte[] answer) {
+    /**
+     * Status line, header lines up to the empty line, then the body; only the headers of the first
+     * answer. The request's own line names the method and path the answer is checked for.
+     */
+    private static ApiResponse parse(String request, byte[] answer) {
         String text = new String(answer, StandardCharsets.UTF_8);
         int end = text.indexOf("\r\n\r\n");
         if (end < 0) {
@@ -58,6 +61,8 @@ final class RawHttp {
             headers.computeIfAbsent(lines[i].substring(0, colon).trim(), name -> new ArrayList<>())
                     .add(lines[i].substring(colon + 1).trim());
         }
-        return ApiResponse.of(status, HttpHeaders.of(headers, (name, value) -> true), text.substring(end + 4));
+        String[] requestLine = request.split("\r\n", 2)[0].split(" ");
+        return ApiResponse.of(requestLine[0], requestLine.length > 1 ? requestLine[1] : "", status,
+                HttpHeaders.of(headers, (name, value) -> true), text.substring(end + 4));
     }
 }

@@ -2,6 +2,7 @@ package com.agentwallet.adapters.http.auth;
 
 import com.agentwallet.adapters.http.Edge;
 import com.agentwallet.adapters.http.error.ApiException;
+import com.agentwallet.adapters.http.resource.OpenApiResource;
 import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.core.auth.ApiKeyService;
 import jakarta.annotation.Priority;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,13 +23,15 @@ import static java.util.Objects.requireNonNull;
  * makes the caller its organisation and role, or an agent's session token (a JWT), which makes the
  * caller that agent, for its wallet only. A missing, unknown, revoked, malformed or forged
  * credential is a 401 (and counts against the client address's bucket); a valid one takes a token
- * from its organisation's bucket.
+ * from its organisation's bucket. The {@link Public} paths read no credential at all and draw from the
+ * client address's bucket, like any request no credential vouches for.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerAuthentication implements ContainerRequestFilter {
     private static final String BEARER = "Bearer ";
     private static final String API_KEY_PREFIX = "sk_";
+    private static final Set<String> PUBLIC_PATHS = Set.of(OpenApiResource.PATH);
 
     private final ApiKeyService keys;
     private final SessionTokens sessionTokens;
@@ -41,10 +45,22 @@ public final class BearerAuthentication implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        if (PUBLIC_PATHS.contains(request.getUriInfo().getPath())) {
+            edge.limitByAddress(request);
+            return;
+        }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        Optional<Caller> caller = header != null && header.startsWith(BEARER)
-                ? authenticate(header.substring(BEARER.length()).trim())
-                : Optional.empty();
+        Optional<Caller> caller;
+        try {
+            caller = header != null && header.startsWith(BEARER)
+                    ? authenticate(header.substring(BEARER.length()).trim())
+                    : Optional.empty();
+        } catch (RuntimeException e) {
+            // a key not yet in memory is read from the database; when that fails (a 503), the answer
+            // still carries rate-limit headers, of the address's bucket, as every answer does
+            edge.limitByAddress(request);
+            throw e;
+        }
         if (caller.isEmpty()) {
             edge.limitByAddress(request);
             throw ApiException.of(401, "authentication_failed", header == null

@@ -17,9 +17,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Enforces {@link RequiresRole} and {@link AgentToken} on each endpoint, after authentication. An
- * endpoint without {@code RequiresRole} is a programming error caught at start, so no endpoint of
- * ours is ever open by omission (Jersey's own, such as WADL, are switched off by the server); one
- * without {@code AgentToken} is closed to agents.
+ * endpoint with neither {@code RequiresRole} nor {@link Public} is a programming error caught at
+ * start, so no endpoint of ours is ever open by omission (Jersey's own, such as WADL, are switched
+ * off by the server); one without {@code AgentToken} is closed to agents.
  */
 public final class RoleCheck implements DynamicFeature {
     private final BiPredicate<OrgId, SessionGrant> liveSession;
@@ -33,10 +33,11 @@ public final class RoleCheck implements DynamicFeature {
     public void configure(ResourceInfo resource, FeatureContext context) {
         RequiresRole required = resource.getResourceMethod().getAnnotation(RequiresRole.class);
         if (required == null) {
-            if (!resource.getResourceClass().getPackageName().startsWith("com.agentwallet")) {
+            if (!resource.getResourceClass().getPackageName().startsWith("com.agentwallet")
+                    || resource.getResourceMethod().isAnnotationPresent(Public.class)) {
                 return;
             }
-            throw new IllegalStateException("Endpoint without @RequiresRole: " + resource.getResourceMethod());
+            throw new IllegalStateException("Endpoint without @RequiresRole or @Public: " + resource.getResourceMethod());
         }
         context.register(new Filter(required, resource.getResourceMethod().getAnnotation(AgentToken.class),
                 liveSession), Priorities.AUTHORIZATION);
