@@ -71,11 +71,7 @@ class SimJournalPersistenceTest {
 
     @Test
     void aSimulatorMadeAgainFromTheSameFolderHoldsTheSameBalances() throws Exception {
-        Map<LedgerAccount, Usdc> before;
-        try (SimulatedLedger ledger = openLedger()) {
-            history(ledger);
-            before = balances(ledger);
-        }
+        Map<LedgerAccount, Usdc> before = journaledHistory();
         assertThat(before).containsEntry(new LedgerAccount.Wallet(first), Usdc.parse("150"))
                 .containsEntry(new LedgerAccount.Wallet(second), Usdc.parse("90"))
                 .containsEntry(new LedgerAccount.Treasury(org), Usdc.parse("450"))
@@ -95,11 +91,7 @@ class SimJournalPersistenceTest {
 
     @Test
     void aJournalWrittenBeforeAdminWritesCarriedASequenceReplaysInItsOrderAndTakesTheBooksNextWrites() throws Exception {
-        Map<LedgerAccount, Usdc> before;
-        try (SimulatedLedger ledger = openLedger()) {
-            history(ledger);
-            before = balances(ledger);
-        }
+        Map<LedgerAccount, Usdc> before = journaledHistory();
         Path journal = folder.resolve("ledger-sim").resolve("journal.jsonl");
         List<String> legacy = Files.readAllLines(journal).stream()
                 .map(line -> line.replaceAll(",?\"sequence\":\\d+", "")).toList();
@@ -214,6 +206,14 @@ class SimJournalPersistenceTest {
     }
 
     // ------------------------------------------------------------------ the history
+
+    /** Runs {@link #history} on a simulator journaling into the folder; answers the balances it left. */
+    private Map<LedgerAccount, Usdc> journaledHistory() {
+        try (SimulatedLedger ledger = openLedger()) {
+            history(ledger);
+            return balances(ledger);
+        }
+    }
 
     private SimulatedLedger openLedger() {
         return (SimulatedLedger) new SimLedgerFactory().create(new LedgerContext(clock, folder, Map.of()));
