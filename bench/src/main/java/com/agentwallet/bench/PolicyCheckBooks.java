@@ -20,6 +20,7 @@ import com.agentwallet.core.port.OrganisationStore;
 import com.agentwallet.core.port.PolicyAuditLog;
 import com.agentwallet.core.port.PolicyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.RequestKeyStore;
 import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -147,6 +148,11 @@ final class PolicyCheckBooks implements Storage, Stores, PolicyStore, SpendLog, 
 
     @Override
     public IdempotencyStore idempotency() {
+        throw notRead();
+    }
+
+    @Override
+    public RequestKeyStore requestKeys() {
         throw notRead();
     }
 

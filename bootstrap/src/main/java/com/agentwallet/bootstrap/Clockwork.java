@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.idempotency.RequestKeys;
 import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
@@ -42,6 +43,7 @@ public final class Clockwork implements Managed {
     private final EscrowService escrows;
     private final PaymentService payments;
     private final IdempotencyKeys idempotency;
+    private final RequestKeys requestKeys;
     private final WalletService wallets;
     private final ExportService exports;
     private final Reconciliation reconciliation;
@@ -59,13 +61,14 @@ public final class Clockwork implements Managed {
 
     @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
-                     IdempotencyKeys idempotency, WalletService wallets,
+                     IdempotencyKeys idempotency, RequestKeys requestKeys, WalletService wallets,
                      ExportService exports, Reconciliation reconciliation,
                      ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
         this.idempotency = requireNonNull(idempotency, "idempotency is null");
+        this.requestKeys = requireNonNull(requestKeys, "requestKeys is null");
         this.wallets = requireNonNull(wallets, "wallets is null");
         this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
@@ -100,6 +103,7 @@ public final class Clockwork implements Managed {
         run("co-sign expiry", () -> payments.expireCoSigns(BATCH));
         run("policy expiry", () -> wallets.freezeExpired(BATCH));
         run("idempotency key retention", () -> idempotency.forgetExpired(BATCH));
+        run("request key retention", () -> requestKeys.forgetExpired(BATCH));
     }
 
     /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */

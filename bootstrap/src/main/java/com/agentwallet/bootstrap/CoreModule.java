@@ -16,6 +16,7 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKeys;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
@@ -84,6 +85,7 @@ public final class CoreModule extends ConstructorModule {
         singleton(PolicyService.class);
         singleton(WalletService.class);
         singleton(IdempotencyKeys.class);
+        singleton(RequestKeys.class);
         singleton(PaymentService.class);
         singleton(EscrowService.class);
         singleton(ApiKeyService.class);

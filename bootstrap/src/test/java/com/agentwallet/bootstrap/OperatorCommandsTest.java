@@ -1,8 +1,8 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.bootstrap.api.MigratedCluster;
-import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -11,13 +11,15 @@ import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
+import com.agentwallet.core.idempotency.RequestKeys;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
-import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.TransactionStatus;
@@ -114,7 +116,7 @@ class OperatorCommandsTest {
         Escrow escrow = escrows.list(Requester.of(org), EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
         Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
                 injector.getInstance(PaymentService.class), injector.getInstance(IdempotencyKeys.class),
-                injector.getInstance(WalletService.class),
+                injector.getInstance(RequestKeys.class), injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
                 configuration.getClockwork());
 
@@ -131,16 +133,16 @@ class OperatorCommandsTest {
         OrgId org = injector.getInstance(OrganisationService.class).create("Acme").id();
         injector.getInstance(OrganisationService.class).deposit(org, Usdc.parse("1000.00")).value();
         Policy policy = injector.getInstance(PolicyService.class)
-                .create(new CreatePolicy(org, "open", PolicyRules.NONE, new Actor("key_test")));
+                .create(new CreatePolicy(org, "open", PolicyRules.NONE, new Actor("key_test")), RequestKey.none()).value();
         WalletService wallets = injector.getInstance(WalletService.class);
         CreatedWallet wallet = wallets.create(new CreateWallet(org, "agent-1", "", policy.id(), List.of(),
-                Optional.empty())).value();
-        wallets.fund(org, wallet.wallet().id(), Usdc.parse("100.00")).value();
+                Optional.empty()), RequestKey.none()).value();
+        wallets.fund(org, wallet.wallet().id(), Usdc.parse("100.00"), RequestKey.none()).value();
         PaymentResult paid = injector.getInstance(PaymentService.class).pay(new PayCommand(org, wallet.wallet().id(), PAYEE,
                 Usdc.parse("10.00"), Optional.empty(), Optional.empty(), false, Optional.of(wallet.session()), Optional.empty())).value();
         assertThat(paid.transaction().status()).isEqualTo(TransactionStatus.CONFIRMED);
         injector.getInstance(EscrowService.class).lock(new LockEscrow(org, wallet.wallet().id(), PAYEE,
-                Usdc.parse("5.00"), "task", 60, Optional.empty(), Optional.of(wallet.session()))).value();
+                Usdc.parse("5.00"), "task", 60, Optional.empty(), Optional.of(wallet.session())), RequestKey.none()).value();
         return org;
     }
 }

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.sim;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.Policy;
@@ -62,17 +63,17 @@ class SimAdminRetryTest {
         CreateWallet request = new CreateWallet(org, "agent-1", "label", policy.id(), List.of(), Optional.empty());
 
         ledger.use(simulator(core.clock, fault));
-        assertThatThrownBy(() -> core.wallets.create(request)).isInstanceOf(LedgerUnavailableException.class);
+        assertThatThrownBy(() -> core.wallets.create(request, RequestKey.none())).isInstanceOf(LedgerUnavailableException.class);
         assertThat(core.storage.allWallets()).as("the refused creation was not kept").isEmpty();
         if (fault.containsKey("drop_rate")) {
             // The service retries while the ledger still drops: the lost opening has expired.
-            assertThatThrownBy(() -> core.wallets.create(request)).isInstanceOf(LedgerUnavailableException.class);
+            assertThatThrownBy(() -> core.wallets.create(request, RequestKey.none())).isInstanceOf(LedgerUnavailableException.class);
         }
 
         ledger.use(simulator(core.clock, Map.of()));
-        CreatedWallet created = core.wallets.create(request).value();
+        CreatedWallet created = core.wallets.create(request, RequestKey.none()).value();
 
-        assertThat(core.wallets.fund(org, created.wallet().id(), Usdc.parse("10")).value()
+        assertThat(core.wallets.fund(org, created.wallet().id(), Usdc.parse("10"), RequestKey.none()).value()
                 .balance()).isEqualTo(Usdc.parse("10"));
         assertThat(ledger.balance(new LedgerAccount.Wallet(created.wallet().address())))
                 .isEqualTo(Usdc.parse("10"));

@@ -1,7 +1,7 @@
 package com.agentwallet.adapters.sim;
 
-import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
@@ -9,6 +9,7 @@ import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.escrow.Proof;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.Transaction;
@@ -77,9 +78,9 @@ class SimOrphanedDisputeTest {
         org = core.organisations.create("Org").id();
         core.organisations.deposit(org, Usdc.parse("1000")).value();
         wallet = core.wallets.create(new CreateWallet(org, "agent-1", "label", core.policies.create(
-                new CreatePolicy(org, "Policy", PolicyRules.NONE, Scenario.ADMIN)).id(), List.of(),
-                Optional.of(Duration.ofDays(30)))).value();
-        core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("100")).value();
+                new CreatePolicy(org, "Policy", PolicyRules.NONE, Scenario.ADMIN), RequestKey.none()).value().id(), List.of(),
+                Optional.of(Duration.ofDays(30))), RequestKey.none()).value();
+        core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("100"), RequestKey.none()).value();
     }
 
     @Test
@@ -117,7 +118,7 @@ class SimOrphanedDisputeTest {
     /** A locked escrow of 30 with a minute's timeout, disputed on the chain by a request whose commit was cut. */
     private Escrow lockedWithADisputeTheBooksLost() {
         Escrow escrow = core.escrows.lock(new LockEscrow(org, wallet.wallet().id(), RECEIVER, Usdc.parse("30"), "task",
-                60, Optional.of(TASK_OUTPUT), Optional.of(wallet.session()))).value();
+                60, Optional.of(TASK_OUTPUT), Optional.of(wallet.session())), RequestKey.none()).value();
         assertThat(escrow.status()).isEqualTo(EscrowStatus.LOCKED);
 
         cutAtCommit.set(true);

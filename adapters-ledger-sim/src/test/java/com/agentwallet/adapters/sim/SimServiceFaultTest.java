@@ -11,6 +11,7 @@ import com.agentwallet.core.escrow.Proof;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
@@ -149,10 +150,10 @@ class SimServiceFaultTest {
                     rules().maxPerMonth("50000").blockedCategories("gambling").build());
             for (int w = 0; w < policies.size(); w++) {
                 Policy policy = core.policies.create(new CreatePolicy(org.id(), "Policy " + w, policies.get(w),
-                        Scenario.ADMIN));
+                        Scenario.ADMIN), RequestKey.none()).value();
                 CreatedWallet created = core.wallets.create(new CreateWallet(org.id(), "agent-" + index + "-" + w,
-                        "label", policy.id(), List.of(), Optional.of(LONG_SESSION))).value();
-                core.wallets.fund(org.id(), created.wallet().id(), Usdc.ofWhole(3_000)).value();
+                        "label", policy.id(), List.of(), Optional.of(LONG_SESSION)), RequestKey.none()).value();
+                core.wallets.fund(org.id(), created.wallet().id(), Usdc.ofWhole(3_000), RequestKey.none()).value();
                 wallets.add(new WalletRef(ref, created));
             }
         }
@@ -218,14 +219,14 @@ class SimServiceFaultTest {
         private String fund() {
             WalletRef to = pick(wallets);
             Usdc amount = Usdc.ofMicros(1_000_000 + random.nextInt(400_000_000));
-            Result<Wallet> result = core.wallets.fund(to.org().id(), to.id(), amount);
+            Result<Wallet> result = core.wallets.fund(to.org().id(), to.id(), amount, RequestKey.none());
             return result.isOk() ? "ok" : result.rejection().getClass().getSimpleName();
         }
 
         private String withdraw() {
             WalletRef from = pick(wallets);
             Usdc amount = Usdc.ofMicros(1_000_000 + random.nextInt(100_000_000));
-            Result<Wallet> result = core.wallets.withdraw(from.org().id(), from.id(), Optional.of(amount));
+            Result<Wallet> result = core.wallets.withdraw(from.org().id(), from.id(), Optional.of(amount), RequestKey.none());
             return result.isOk() ? "ok" : result.rejection().getClass().getSimpleName();
         }
 
@@ -236,7 +237,7 @@ class SimServiceFaultTest {
                     ? Optional.of(Hashing.sha256Hex("output-" + random.nextInt(1_000_000))) : Optional.empty();
             Result<Escrow> result = core.escrows.lock(new LockEscrow(from.org().id(), from.id(), to,
                     Usdc.ofMicros(1_000_000 + random.nextInt(150_000_000)), "task", 60 + random.nextInt(7200), expected,
-                    Optional.of(from.created().session())));
+                    Optional.of(from.created().session())), RequestKey.none());
             return result.isOk() ? result.value().status().wireName() : result.rejection().getClass().getSimpleName();
         }
 

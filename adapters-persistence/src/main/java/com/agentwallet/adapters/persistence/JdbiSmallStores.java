@@ -4,11 +4,13 @@ import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.KeyedRequest;
 import com.agentwallet.core.payment.IdempotencyRecord;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.RequestKeyStore;
 import org.jdbi.v3.core.Handle;
 
 import java.time.Instant;
@@ -201,6 +203,53 @@ final class JdbiSmallStores {
                             + "SELECT org_id, key FROM idempotency_keys WHERE created_at < :cutoff "
                             + "ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)")
                     .bind("cutoff", Rows.timestamp(cutoff)).bind("limit", limit).execute();
+        }
+    }
+
+    /**
+     * Creating requests' keys, through the pipeline: the insert that claims a key waits (for a
+     * concurrent first use of it to end, too); what follows it is held back like any write.
+     */
+    static final class RequestKeys implements RequestKeyStore {
+        private static final Pipeline.RowReader<KeyedRequest> READ = rs -> new KeyedRequest(
+                new OrgId(rs.getString("org_id")), rs.getString("key"), rs.getString("fingerprint"),
+                Rows.optionalString(rs, "subject"), Rows.instant(rs, "created_at"));
+        private final Pipeline pipeline;
+
+        RequestKeys(Pipeline pipeline) {
+            this.pipeline = pipeline;
+        }
+
+        @Override
+        public boolean insertIfAbsent(KeyedRequest record) {
+            return pipeline.update("INSERT INTO request_keys (org_id, key, fingerprint, subject, created_at) "
+                            + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (org_id, key) DO NOTHING", record.orgId().value(),
+                    record.key(), record.fingerprint(), record.subject().orElse(null),
+                    Rows.timestamp(record.createdAt())) == 1;
+        }
+
+        @Override
+        public Optional<KeyedRequest> find(OrgId orgId, String key) {
+            return pipeline.one("SELECT * FROM request_keys WHERE org_id = ? AND key = ?", READ, orgId.value(), key);
+        }
+
+        @Override
+        public void setSubject(OrgId orgId, String key, String subject) {
+            pipeline.send("UPDATE request_keys SET subject = ? WHERE org_id = ? AND key = ?", subject, orgId.value(),
+                    key);
+        }
+
+        @Override
+        public void delete(OrgId orgId, String key) {
+            pipeline.send("DELETE FROM request_keys WHERE org_id = ? AND key = ?", orgId.value(), key);
+        }
+
+        /** Oldest first, through the age index; keys a request holds right now are left to it. */
+        @Override
+        public int deleteCreatedBefore(Instant cutoff, int limit) {
+            return pipeline.update("DELETE FROM request_keys WHERE (org_id, key) IN (SELECT org_id, key FROM "
+                    + "request_keys WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)",
+                    Rows.timestamp(cutoff), limit);
         }
     }
 

@@ -4,8 +4,8 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.Claim;
-import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.DeliveryStore;
+import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.IdempotencyStore;
@@ -13,6 +13,7 @@ import com.agentwallet.core.port.OrganisationStore;
 import com.agentwallet.core.port.PolicyAuditLog;
 import com.agentwallet.core.port.PolicyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.RequestKeyStore;
 import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.StorageUnavailableException;
@@ -172,6 +173,7 @@ public final class JdbiStorage implements Storage {
         private final EscrowStore escrows;
         private final RecipientCategoryStore recipientCategories;
         private final IdempotencyStore idempotency;
+        private final RequestKeyStore requestKeys;
         private final WebhookStore webhooks;
         private final ExportStore exports;
         private final EventOutbox outbox;
@@ -192,6 +194,7 @@ public final class JdbiStorage implements Storage {
             escrows = new JdbiEscrows(handle);
             recipientCategories = new JdbiSmallStores.Categories(handle);
             idempotency = new JdbiSmallStores.Idempotency(handle, pipeline);
+            requestKeys = new JdbiSmallStores.RequestKeys(pipeline);
             webhooks = new JdbiWebhooks(handle);
             exports = new JdbiExports(handle);
             outbox = new JdbiSmallStores.Outbox(pipeline);
@@ -250,6 +253,10 @@ public final class JdbiStorage implements Storage {
 
         public IdempotencyStore idempotency() {
             return idempotency;
+        }
+
+        public RequestKeyStore requestKeys() {
+            return requestKeys;
         }
 
         public WebhookStore webhooks() {

@@ -5,6 +5,7 @@ import com.agentwallet.core.common.Result;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PayCommand;
@@ -244,6 +245,28 @@ class ConcurrencyTest {
     }
 
     @Test
+    void sixteenFundingsWithOneRequestKeyAllocateOnceAndFifteenAreReplays() throws Exception {
+        int threads = 16;
+        OrgId org = PgBooks.organisation(core, "1000");
+        FundedWallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, rules().build()), "agent-1", "0");
+
+        Race<Boolean> race = race(threads, thread -> {
+            RequestKey key = RequestKey.of(org, "allocation-3", "same request", "Idempotency-Key");
+            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("12.50"), key).value();
+            return List.of(key.replayed());
+        });
+
+        System.out.printf("[concurrency] one request key: %d fundings, %d replayed, elapsed %d ms%n",
+                race.results().size(), race.results().stream().filter(replayed -> replayed).count(),
+                race.elapsed().toMillis());
+        assertThat(race.results()).filteredOn(replayed -> !replayed).hasSize(1);
+        assertThat(race.results()).filteredOn(replayed -> replayed).hasSize(threads - 1);
+        assertThat(walletBalance(jdbi, wallet.wallet().id())).isEqualTo(Usdc.parse("12.50").micros());
+        assertThat(number(jdbi, "SELECT count(*) FROM transactions WHERE type = 'funding'")).isOne();
+        assertThat(number(jdbi, "SELECT count(*) FROM request_keys WHERE subject IS NOT NULL")).isOne();
+    }
+
+    @Test
     void fundingsAndPaymentsAcrossTwentyWalletsWithAutoTopupConserveMoneyAndNeverDeadlock() throws Exception {
         int walletCount = 20;
         int threads = 32;
@@ -277,13 +300,13 @@ class ConcurrencyTest {
                             amount, Optional.empty(), Optional.empty(), false, Optional.of(from.session()), Optional.empty()))));
                 } else if (dice < 17) {
                     Usdc amount = Usdc.ofMicros(100_000 + random.nextInt(900_001));
-                    outcomes.add("fund " + outcome(core.wallets.fund(org, from.wallet().id(), amount)));
+                    outcomes.add("fund " + outcome(core.wallets.fund(org, from.wallet().id(), amount, RequestKey.none())));
                 } else {
                     List<Funding> lines = new ArrayList<>();
                     for (int w : random.ints(0, walletCount).distinct().limit(3).toArray()) {
                         lines.add(new Funding(wallets.get(w).wallet().id(), Usdc.ofMicros(100_000 + random.nextInt(400_001))));
                     }
-                    outcomes.add("batch " + outcome(core.wallets.fundBatch(org, lines)));
+                    outcomes.add("batch " + outcome(core.wallets.fundBatch(org, lines, RequestKey.none())));
                 }
             }
             return outcomes;
@@ -390,7 +413,7 @@ class ConcurrencyTest {
         Future<Result<PaymentResult>> paying = executor.submit(() -> settler.payments.pay(payment));
         boolean paused = settlerWroteItsEvent.await(RACE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         Future<Result<Wallet>> funding = executor.submit(() -> funder.wallets.fund(org, funded.wallet().id(),
-                Usdc.parse("10")));
+                Usdc.parse("10"), RequestKey.none()));
         executor.shutdown();
         boolean finished = executor.awaitTermination(RACE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         if (!finished) {

@@ -13,6 +13,7 @@ import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.Transaction;
@@ -22,8 +23,8 @@ import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.Outbox;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.CreateWallet;
@@ -195,7 +196,7 @@ class EventCatalogueTest {
         int mark = outbox.mark();
 
         Wallet wallet = core.wallets.create(new CreateWallet(org, "agent-7", "label", open.id(), List.of(),
-                Optional.empty())).value().wallet();
+                Optional.empty()), RequestKey.none()).value().wallet();
 
         return new Caused(onlyNew(EventType.WALLET_CREATED, mark), fields("wallet_id", wallet.id().value(),
                 "agent_id", "agent-7", "solana_address", core.ledger.walletAddress(org, "agent-7").base58(),
@@ -206,7 +207,7 @@ class EventCatalogueTest {
         FundedWallet wallet = given.wallet(org, open, "agent-1", "10");
         int mark = outbox.mark();
 
-        core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("25.5")).value();
+        core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("25.5"), RequestKey.none()).value();
 
         return balanceMoved(EventType.WALLET_FUNDED, mark, wallet, TransactionType.FUNDING, "25.50", "35.50");
     }
@@ -215,7 +216,7 @@ class EventCatalogueTest {
         FundedWallet wallet = given.wallet(org, open, "agent-1", "100");
         int mark = outbox.mark();
 
-        core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("30"))).value();
+        core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("30")), RequestKey.none()).value();
 
         return balanceMoved(EventType.WALLET_WITHDRAWN, mark, wallet, TransactionType.WITHDRAWAL, "30.00", "70.00");
     }
@@ -346,7 +347,7 @@ class EventCatalogueTest {
         FundedWallet wallet = given.wallet(org, open, "agent-1", "100");
         given.pay(wallet, PAYEE, "1").value();
         ExportJob job = core.exports.request(org, ExportFormat.JSON, Optional.of(wallet.wallet().id()),
-                Optional.empty(), Optional.empty()).value();
+                Optional.empty(), Optional.empty(), RequestKey.none()).value();
         core.clock.advance(Duration.ofMinutes(1));
         int mark = outbox.mark();
 
@@ -359,7 +360,7 @@ class EventCatalogueTest {
     }
 
     private Caused ping() {
-        Webhook webhook = core.webhooks.create(org, "https://hooks.example.com/agent-wallet", List.of("wallet.created"));
+        Webhook webhook = core.webhooks.create(org, "https://hooks.example.com/agent-wallet", List.of("wallet.created"), RequestKey.none()).value();
         int mark = outbox.mark();
 
         EventId id = core.webhooks.test(org, webhook.id()).value();
@@ -377,7 +378,7 @@ class EventCatalogueTest {
         Escrow lock() {
             return core.escrows.lock(new LockEscrow(org, sender.wallet().id(), receiver.wallet().id().value(),
                     Usdc.parse("200"), "summarise the report", 3600, Optional.empty(),
-                    Optional.of(sender.session()))).value();
+                    Optional.of(sender.session())), RequestKey.none()).value();
         }
 
         Map<String, Object> fields(Escrow escrow, String status, Object... own) {

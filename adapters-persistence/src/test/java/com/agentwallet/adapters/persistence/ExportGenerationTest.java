@@ -8,6 +8,7 @@ import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.port.ExportWriter;
 import com.agentwallet.core.port.Storage;
@@ -201,7 +202,7 @@ class ExportGenerationTest {
         for (int i = 0; i < count; i++) {
             clock.advance(Duration.ofMillis(1));
             jobs.add(core.exports.request(org, ExportFormat.values()[i % 2], Optional.empty(), Optional.empty(),
-                    Optional.empty()).value());
+                    Optional.empty(), RequestKey.none()).value());
         }
         return jobs;
     }

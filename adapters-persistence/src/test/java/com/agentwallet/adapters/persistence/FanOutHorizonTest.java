@@ -2,6 +2,7 @@ package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
@@ -58,7 +59,7 @@ class FanOutHorizonTest {
         JdbiStorage storage = new JdbiStorage(jdbi, clock);
         CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, SEEDS.getAndIncrement());
         org = PgBooks.organisation(core, "100");
-        core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"));
+        core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"), RequestKey.none());
         clock.advance(Duration.ofSeconds(1));
         dispatcher = new WebhookDispatcher(storage, new PostgresDeliveryTest.Receiver(), core.receivers, clock);
         while (dispatcher.fanOut(100) > 0) {

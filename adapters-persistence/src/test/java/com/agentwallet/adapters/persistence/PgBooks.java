@@ -5,6 +5,7 @@ import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.policy.CreatePolicy;
@@ -57,16 +58,16 @@ final class PgBooks {
     }
 
     static Policy policy(CoreServices core, OrgId orgId, PolicyRules rules) {
-        return core.policies.create(new CreatePolicy(orgId, "Policy", rules, ADMIN));
+        return core.policies.create(new CreatePolicy(orgId, "Policy", rules, ADMIN), RequestKey.none()).value();
     }
 
     /** A wallet under {@code policy}, funded with {@code funding} (zero for none), and its session grant. */
     static FundedWallet wallet(CoreServices core, OrgId orgId, Policy policy, String agentId, String funding) {
         CreatedWallet created = core.wallets.create(new CreateWallet(orgId, agentId, "label", policy.id(), List.of(),
-                Optional.empty())).value();
+                Optional.empty()), RequestKey.none()).value();
         Usdc amount = Usdc.parse(funding);
         Wallet wallet = amount.isZero() ? created.wallet()
-                : core.wallets.fund(orgId, created.wallet().id(), amount).value();
+                : core.wallets.fund(orgId, created.wallet().id(), amount, RequestKey.none()).value();
         return new FundedWallet(wallet, created.session());
     }
 

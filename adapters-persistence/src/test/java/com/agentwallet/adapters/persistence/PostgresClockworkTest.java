@@ -3,6 +3,7 @@ package com.agentwallet.adapters.persistence;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.IdempotencyRecord;
 import com.agentwallet.core.policy.PolicyRules;
@@ -83,7 +84,7 @@ class PostgresClockworkTest {
         FundedWallet sender = PgBooks.wallet(setup, org, PgBooks.policy(setup, org, PolicyRules.NONE), "sender", "1000");
         for (int i = 0; i < ITEMS; i++) {
             setup.escrows.lock(new LockEscrow(org, sender.wallet().id(), Addresses.external("worker-" + i),
-                    Usdc.parse("10"), "task " + i, 60 + i, Optional.empty(), Optional.of(sender.session()))).value();
+                    Usdc.parse("10"), "task " + i, 60 + i, Optional.empty(), Optional.of(sender.session())), RequestKey.none()).value();
         }
         assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(Usdc.parse("1000").micros() - ITEMS * 10_000_000L);
         clock.advance(Duration.ofHours(1));
@@ -105,7 +106,7 @@ class PostgresClockworkTest {
         List<String> escrows = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             escrows.add(setup.escrows.lock(new LockEscrow(org, sender.wallet().id(), Addresses.external("worker-" + i),
-                    Usdc.parse("10"), "task " + i, 60, Optional.empty(), Optional.of(sender.session()))).value()
+                    Usdc.parse("10"), "task " + i, 60, Optional.empty(), Optional.of(sender.session())), RequestKey.none()).value()
                     .id().value());
         }
         clock.advance(Duration.ofMinutes(2));

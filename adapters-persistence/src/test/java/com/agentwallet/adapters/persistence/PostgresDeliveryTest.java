@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.policy.PolicyRules;
@@ -71,7 +72,7 @@ class PostgresDeliveryTest {
         CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 23);
         OrgId org = PgBooks.organisation(core, "10000");
         clock.advance(Duration.ofSeconds(1));
-        core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"));
+        core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"), RequestKey.none());
         List<FundedWallet> wallets = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             FundedWallet wallet = PgBooks.wallet(core, org, PgBooks.policy(core, org, PolicyRules.NONE), "agent-" + i, "100");

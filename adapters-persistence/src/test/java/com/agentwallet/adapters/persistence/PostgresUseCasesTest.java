@@ -14,6 +14,7 @@ import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
@@ -267,7 +268,7 @@ class PostgresUseCasesTest {
         FundedWallet receiver = walletUnderNoRules(org, "receiver", "0");
 
         Escrow locked = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), receiver.wallet().id().value(),
-                Usdc.parse("100"), "write the report", 3600, Optional.of(PROOF), Optional.of(sender.session()))).value();
+                Usdc.parse("100"), "write the report", 3600, Optional.of(PROOF), Optional.of(sender.session())), RequestKey.none()).value();
 
         assertThat(locked.status()).isEqualTo(EscrowStatus.LOCKED);
         assertThat(text(jdbi, "SELECT status FROM escrows WHERE id = ?", locked.id().value())).isEqualTo("locked");
@@ -292,7 +293,7 @@ class PostgresUseCasesTest {
         OrgId org = organisation("1000");
         FundedWallet sender = wallet(org, PgBooks.policy(core, org, rules().maxPerDay("500").build()), "sender", "300");
         Escrow locked = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), Addresses.external("agent"),
-                Usdc.parse("50"), "task", 60, Optional.empty(), Optional.of(sender.session()))).value();
+                Usdc.parse("50"), "task", 60, Optional.empty(), Optional.of(sender.session())), RequestKey.none()).value();
         assertThat(walletBalance(jdbi, sender.wallet().id())).isEqualTo(micros("250"));
 
         clock.advance(Duration.ofSeconds(59));
@@ -319,10 +320,10 @@ class PostgresUseCasesTest {
         FundedWallet c = walletUnderNoRules(org, "agent-c", "0");
 
         Result<List<Wallet>> tooMuch = core.wallets.fundBatch(org, List.of(new Funding(a.wallet().id(), Usdc.parse("40")),
-                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20.000001"))));
+                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20.000001"))), RequestKey.none());
         Result<List<Wallet>> missingWallet = core.wallets.fundBatch(org, List.of(
                 new Funding(a.wallet().id(), Usdc.parse("10")), new Funding(new WalletId("wal_" + "q".repeat(24)),
-                        Usdc.parse("10"))));
+                        Usdc.parse("10"))), RequestKey.none());
 
         assertThat(tooMuch.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
         assertThat(missingWallet.rejection()).isInstanceOf(Rejection.NotFound.class);
@@ -331,7 +332,7 @@ class PostgresUseCasesTest {
         assertThat(number(jdbi, "SELECT coalesce(sum(balance_micros), 0) FROM wallets")).isZero();
 
         List<Wallet> funded = core.wallets.fundBatch(org, List.of(new Funding(a.wallet().id(), Usdc.parse("40")),
-                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20")))).value();
+                new Funding(b.wallet().id(), Usdc.parse("40")), new Funding(c.wallet().id(), Usdc.parse("20"))), RequestKey.none()).value();
 
         assertThat(funded).extracting(Wallet::balance)
                 .containsExactly(Usdc.parse("40"), Usdc.parse("40"), Usdc.parse("20"));
@@ -444,7 +445,7 @@ class PostgresUseCasesTest {
     @Test
     void aWebhookIsStoredChangedTestedAndSoftDeleted() {
         OrgId org = organisation("1");
-        Webhook webhook = core.webhooks.create(org, "https://hooks.example.com/in", List.of("transaction.completed"));
+        Webhook webhook = core.webhooks.create(org, "https://hooks.example.com/in", List.of("transaction.completed"), RequestKey.none()).value();
         Webhook changed = core.webhooks.update(org, webhook.id(), Optional.empty(), Optional.of(List.of("*")),
                 Optional.of(WebhookStatus.ACTIVE)).value();
 
@@ -466,7 +467,7 @@ class PostgresUseCasesTest {
         FundedWallet wallet = walletUnderNoRules(org, "agent-1", "0");
 
         ExportJob job = core.exports.request(org, ExportFormat.JSON, Optional.of(wallet.wallet().id()),
-                Optional.of(clock.instant().minusSeconds(60)), Optional.empty()).value();
+                Optional.of(clock.instant().minusSeconds(60)), Optional.empty(), RequestKey.none()).value();
 
         assertThat(core.exports.get(org, job.id()).value()).isEqualTo(job);
         assertThat(text(jdbi, "SELECT status || ' ' || format FROM export_jobs WHERE id = ?", job.id().value()))

@@ -21,6 +21,7 @@ import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.Transaction;
@@ -165,7 +166,7 @@ public final class DeliveryBenchmark {
             OrgId org = core.organisations.create("Delivery benchmark").id();
             List<Transaction> payments = seed(core, org, options.wallets());
             Thread.sleep(5); // the seeding's own events are older than the webhook, so not for it
-            new WebhookService(storage, guard, core.events, ids, clock).create(org, receiver.url(), List.of(EVENT));
+            new WebhookService(storage, guard, core.events, ids, clock).create(org, receiver.url(), List.of(EVENT), RequestKey.none());
             System.out.printf(Locale.ROOT, "seeded %d wallets with a payment each, and a webhook for %s at %s, in "
                     + "%.1f s%n", payments.size(), EVENT, receiver.url(), (System.nanoTime() - seedStart) / 1e9);
 
@@ -208,15 +209,15 @@ public final class DeliveryBenchmark {
     private static List<Transaction> seed(CoreWiring core, OrgId org, int wallets) {
         core.organisations.deposit(org, Usdc.ofMicros(AMOUNT.micros() * wallets)).value();
         Policy policy = core.policies.create(new CreatePolicy(org, "No caps", PolicyRules.NONE,
-                new Actor("key_bench")));
+                new Actor("key_bench")), RequestKey.none()).value();
         List<CreatedWallet> created = new ArrayList<>();
         for (int i = 0; i < wallets; i++) {
             created.add(core.wallets.create(new CreateWallet(org, "bench-agent-" + i, "bench", policy.id(), List.of(),
-                    Optional.of(Duration.ofDays(1)))).value());
+                    Optional.of(Duration.ofDays(1))), RequestKey.none()).value());
         }
         for (int from = 0; from < wallets; from += Funding.MAX_BATCH) {
             core.wallets.fundBatch(org, created.subList(from, Math.min(wallets, from + Funding.MAX_BATCH)).stream()
-                    .map(w -> new Funding(w.wallet().id(), AMOUNT)).toList()).value();
+                    .map(w -> new Funding(w.wallet().id(), AMOUNT)).toList(), RequestKey.none()).value();
         }
         List<Transaction> payments = new ArrayList<>();
         for (CreatedWallet wallet : created) {

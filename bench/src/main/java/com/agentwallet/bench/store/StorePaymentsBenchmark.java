@@ -11,6 +11,7 @@ import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
@@ -143,7 +144,7 @@ public final class StorePaymentsBenchmark {
             OrgId org = core.organisations.create("Store benchmark").id();
             core.organisations.deposit(org, Usdc.ofMicros(FUNDING.micros() * (options.wallets() + 2L))).value();
             Policy policy = core.policies.create(new CreatePolicy(org, "No caps", PolicyRules.NONE,
-                    new Actor("key_bench")));
+                    new Actor("key_bench")), RequestKey.none()).value();
             List<Payer> payers = seedWallets(core, org, policy, options.wallets() + 1, options.threads());
             Payer hot = payers.get(options.wallets());
             List<Payer> many = payers.subList(0, options.wallets());
@@ -230,7 +231,7 @@ public final class StorePaymentsBenchmark {
                 int index = i;
                 created.add(executor.submit(() -> {
                     CreatedWallet wallet = core.wallets.create(new CreateWallet(org, "bench-agent-" + index, "bench",
-                            policy.id(), List.of(), Optional.of(Duration.ofDays(1)))).value();
+                            policy.id(), List.of(), Optional.of(Duration.ofDays(1))), RequestKey.none()).value();
                     payers[index] = new Payer(wallet.wallet(), wallet.session());
                 }));
             }
@@ -241,7 +242,7 @@ public final class StorePaymentsBenchmark {
             for (int from = 0; from < count; from += Funding.MAX_BATCH) {
                 List<Funding> lines = Arrays.stream(payers, from, Math.min(count, from + Funding.MAX_BATCH))
                         .map(p -> new Funding(p.wallet().id(), FUNDING)).toList();
-                funded.add(executor.submit(() -> core.wallets.fundBatch(org, lines).value()));
+                funded.add(executor.submit(() -> core.wallets.fundBatch(org, lines, RequestKey.none()).value()));
             }
             for (Future<?> f : funded) {
                 f.get();

@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap.ledger;
 
 import com.agentwallet.adapters.solana.Localnet;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
@@ -72,8 +73,8 @@ class CoSignedHoldWindowTest {
         Policy policy = scenario.policy(org, rules().maxPerDay("100").coSignAtOrAbove("50", operator).build());
         // A session that outlives the approval: rotating it would change the message the operator signed.
         CreatedWallet created = core.wallets.create(new CreateWallet(org, "agent-1", "label", policy.id(), List.of(),
-                Optional.of(Duration.ofDays(2)))).value();
-        Wallet funded = core.wallets.fund(org, created.wallet().id(), Usdc.parse("500")).value();
+                Optional.of(Duration.ofDays(2))), RequestKey.none()).value();
+        Wallet funded = core.wallets.fund(org, created.wallet().id(), Usdc.parse("500"), RequestKey.none()).value();
         Scenario.FundedWallet wallet = new Scenario.FundedWallet(funded, created.session());
 
         Transaction held = scenario.pay(wallet, PAYEE, "80").value().transaction();

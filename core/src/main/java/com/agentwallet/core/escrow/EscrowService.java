@@ -12,8 +12,10 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.TypedId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerAdmin;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -64,10 +66,14 @@ public final class EscrowService {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    public Result<Escrow> lock(LockEscrow command) {
-        record Locked(Escrow escrow, Transaction lockTx, Optional<Transaction> topup) {
+    /**
+     * Locks the escrow's amount in the sender's wallet. A replay of {@code key} locks nothing and
+     * answers the escrow as it is now.
+     */
+    public Result<Escrow> lock(LockEscrow command, RequestKey key) {
+        record Locked(Escrow escrow, TxId lockTx, Optional<Transaction> topup) {
         }
-        Result<Locked> locked = storage.inTransaction(stores -> Result.found(
+        Result<Locked> locked = storage.inTransaction(stores -> key.once(stores, clock.instant(), () -> Result.found(
                 stores.wallets().lock(command.orgId(), command.fromWallet()), "wallet", command.fromWallet())
                 .flatMap(wallet -> receiverOf(stores, wallet, command.toWallet()).flatMap(receiver -> {
                     Instant now = clock.instant();
@@ -91,12 +97,14 @@ public final class EscrowService {
                         stores.escrows().insert(escrow);
                         Optional<Transaction> topup = spending.debit(stores, attempt, lockTx, now);
                         events.publish(stores, new DomainEvent.EscrowCreated(escrow, now));
-                        return Result.ok(new Locked(escrow, lockTx, topup));
+                        return Result.ok(new Locked(escrow, lockTx.id(), topup));
                     });
-                })));
+                })), done -> done.escrow().id().value(),
+                subject -> Result.found(stores.escrows().find(command.orgId(), new EscrowId(subject)), "escrow",
+                        new EscrowId(subject)).map(escrow -> new Locked(escrow, escrow.lockTx(), Optional.empty()))));
         return locked.flatMap(done -> {
             done.topup().ifPresent(topup -> settlement.settle(topup.orgId(), topup.id()));
-            settlement.settle(command.orgId(), done.lockTx().id());
+            settlement.settle(command.orgId(), done.lockTx());
             return get(Requester.of(command.orgId()), done.escrow().id());
         });
     }

@@ -11,6 +11,7 @@ import com.agentwallet.core.id.ExportId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.port.ExportFiles;
 import com.agentwallet.core.port.ExportWriter;
@@ -60,13 +61,16 @@ public final class ExportService {
         }
     }
 
-    /** A pending job for the organisation's history, optionally of one of its wallets and a time range. */
+    /**
+     * A pending job for the organisation's history, optionally of one of its wallets and a time range. A
+     * replay of {@code key} answers the job it made, as it is now.
+     */
     public Result<ExportJob> request(OrgId orgId, ExportFormat format, Optional<WalletId> walletId,
-                                     Optional<Instant> from, Optional<Instant> to) {
+                                     Optional<Instant> from, Optional<Instant> to, RequestKey key) {
         requireNonNull(format, "format is null");
         ValidationException.check(from.isEmpty() || to.isEmpty() || !from.get().isAfter(to.get()), "from",
                 "'from' must not be after 'to'");
-        return storage.inTransaction(stores -> {
+        return storage.inTransaction(stores -> key.once(stores, clock.instant(), () -> {
             Optional<WalletId> unknown = walletId.filter(id -> stores.wallets().find(orgId, id).isEmpty());
             if (unknown.isPresent()) {
                 return Result.refused(new Rejection.NotFound("wallet", unknown.get().value()));
@@ -74,7 +78,8 @@ public final class ExportService {
             ExportJob job = ExportJob.pending(ids.export(), orgId, format, walletId, from, to, clock.instant());
             stores.exports().insert(job);
             return Result.ok(job);
-        });
+        }, job -> job.id().value(), subject -> Result.found(stores.exports().find(orgId, new ExportId(subject)),
+                "export", new ExportId(subject))));
     }
 
     public Result<ExportJob> get(OrgId orgId, ExportId exportId) {

@@ -16,7 +16,6 @@ import static java.util.Objects.requireNonNull;
 public record IdempotencyRecord(OrgId orgId, String key, String fingerprint, TxId txId, Instant createdAt,
                                 Optional<Answer> answer) {
     public static final Duration RETENTION = Duration.ofHours(24);
-    public static final int MAX_KEY_LENGTH = 255;
 
     public IdempotencyRecord {
         requireNonNull(orgId, "orgId is null");

@@ -5,6 +5,7 @@ import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PaymentCheck;
 import com.agentwallet.core.policy.PolicyRules;
@@ -33,9 +34,7 @@ public record PayCommand(OrgId orgId, WalletId walletId, String to, Usdc amount,
         memo.ifPresent(text -> ValidationException.check(text.length() <= Transaction.MAX_MEMO_LENGTH, "memo",
                 "'memo' must be at most " + Transaction.MAX_MEMO_LENGTH + " characters"));
         requireNonNull(idempotencyKey, "idempotencyKey is null");
-        idempotencyKey.ifPresent(key -> ValidationException.check(!key.isEmpty()
-                        && key.length() <= IdempotencyRecord.MAX_KEY_LENGTH && key.chars().allMatch(c -> c > 0x20 && c < 0x7f),
-                "idempotency_key", "'idempotency_key' must be 1 to 255 printable characters"));
+        idempotencyKey.ifPresent(key -> RequestKey.requireValid(key, "idempotency_key"));
         requireNonNull(session, "session is null");
         requireNonNull(initiator, "initiator is null");
     }

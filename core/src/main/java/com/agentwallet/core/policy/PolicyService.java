@@ -11,6 +11,7 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAdmin;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.port.LedgerPort;
@@ -48,19 +49,27 @@ public final class PolicyService {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    public Policy create(CreatePolicy command) {
-        return storage.inTransaction(stores -> insert(stores, command.orgId(), command.name(), command.rules(),
-                command.actor()));
+    /** A new policy; a replay of {@code key} answers the policy it made, as it is now. */
+    public Result<Policy> create(CreatePolicy command, RequestKey key) {
+        return storage.inTransaction(stores -> key.once(stores, clock.instant(),
+                () -> Result.ok(insert(stores, command.orgId(), command.name(), command.rules(), command.actor())),
+                policy -> policy.id().value(), subject -> madeBefore(stores, command.orgId(), subject)));
     }
 
     /** A new policy from an existing one with {@code overrides} applied; named "… (copy)" unless renamed. */
-    public Result<Policy> clone(OrgId orgId, PolicyId sourceId, PolicyPatch overrides, Actor actor) {
-        return storage.inTransaction(stores -> Result.found(stores.policies().find(orgId, sourceId), "policy", sourceId)
-                .map(source -> {
+    public Result<Policy> clone(OrgId orgId, PolicyId sourceId, PolicyPatch overrides, Actor actor, RequestKey key) {
+        return storage.inTransaction(stores -> key.once(stores, clock.instant(),
+                () -> Result.found(stores.policies().find(orgId, sourceId), "policy", sourceId).map(source -> {
                     PolicyPatch patch = overrides.name().isKeep()
                             ? overrides.withName(copyName(source.name())) : overrides;
                     return insert(stores, orgId, patch.applyToName(source.name()), patch.applyTo(source.rules()), actor);
-                }));
+                }), policy -> policy.id().value(), subject -> madeBefore(stores, orgId, subject)));
+    }
+
+    /** The policy a request key's first use made; deleted since, it is not found. */
+    private static Result<Policy> madeBefore(Stores stores, OrgId orgId, String subject) {
+        PolicyId id = new PolicyId(subject);
+        return Result.found(stores.policies().find(orgId, id), "policy", id);
     }
 
     /** Applies a PATCH; a patch that changes nothing writes nothing and fires nothing. */

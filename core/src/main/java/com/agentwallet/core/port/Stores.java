@@ -22,6 +22,8 @@ public interface Stores {
 
     IdempotencyStore idempotency();
 
+    RequestKeyStore requestKeys();
+
     WebhookStore webhooks();
 
     ExportStore exports();

@@ -39,6 +39,8 @@ public record Wallet(
     public static final Pattern TAG = Pattern.compile("^[A-Za-z0-9_.:-]{1,64}$");
     public static final int MAX_TAGS = 20;
     public static final int MAX_LABEL_LENGTH = 200;
+    /** The session version a wallet is opened with, that of its first token. */
+    public static final long FIRST_SESSION_VERSION = 0;
 
     public Wallet {
         requireNonNull(id, "id is null");

@@ -13,7 +13,9 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerAdmin;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -33,11 +35,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -64,28 +68,38 @@ public final class WalletService {
         this.settings = requireNonNull(settings, "settings is null");
     }
 
-    public Result<CreatedWallet> create(CreateWallet command) {
+    /**
+     * Opens a wallet with its first session token. A replay of {@code key} answers the wallet as it is
+     * now with the token its first request was given (which a rotation since has ended).
+     */
+    public Result<CreatedWallet> create(CreateWallet command, RequestKey key) {
         Duration ttl = sessionTtl(command.sessionTtl());
-        return storage.inTransaction(stores -> {
-            if (stores.policies().find(command.orgId(), command.policyId()).isEmpty()) {
-                return Result.refused(new Rejection.NotFound("policy", command.policyId().value()));
-            }
-            Instant now = clock.instant();
-            LedgerAddress address = ledger.walletAddress(command.orgId(), command.agentId());
-            Wallet wallet = new Wallet(ids.wallet(), command.orgId(), command.agentId(), command.label(),
-                    command.policyId(), command.tags(), WalletStatus.ACTIVE, address, Usdc.ZERO, SpendSummary.EMPTY,
-                    0, Optional.empty(), now, now);
-            if (!stores.wallets().insertIfAbsent(wallet)) {
-                return Result.refused(new Rejection.AlreadyExists(
-                        "The organisation already has a wallet for agent '" + command.agentId() + "'"));
-            }
-            LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
-                    command.orgId(), command.agentId(), command.policyId()));
-            SessionGrant grant = new SessionGrant(wallet.id(), wallet.sessionVersion(), now.plus(ttl));
-            writeSessionKey(stores, wallet, grant);
-            events.publish(stores, new DomainEvent.WalletCreated(wallet, now));
-            return Result.ok(new CreatedWallet(wallet, grant));
-        });
+        return storage.inTransaction(stores -> key.once(stores, clock.instant(), () -> open(stores, command, ttl),
+                created -> created.wallet().id().value(),
+                subject -> Result.found(stores.wallets().find(command.orgId(), new WalletId(subject)), "wallet",
+                        new WalletId(subject)).map(wallet -> new CreatedWallet(wallet, new SessionGrant(wallet.id(),
+                        Wallet.FIRST_SESSION_VERSION, wallet.createdAt().plus(ttl))))));
+    }
+
+    private Result<CreatedWallet> open(Stores stores, CreateWallet command, Duration ttl) {
+        if (stores.policies().find(command.orgId(), command.policyId()).isEmpty()) {
+            return Result.refused(new Rejection.NotFound("policy", command.policyId().value()));
+        }
+        Instant now = clock.instant();
+        LedgerAddress address = ledger.walletAddress(command.orgId(), command.agentId());
+        Wallet wallet = new Wallet(ids.wallet(), command.orgId(), command.agentId(), command.label(),
+                command.policyId(), command.tags(), WalletStatus.ACTIVE, address, Usdc.ZERO, SpendSummary.EMPTY,
+                Wallet.FIRST_SESSION_VERSION, Optional.empty(), now, now);
+        if (!stores.wallets().insertIfAbsent(wallet)) {
+            return Result.refused(new Rejection.AlreadyExists(
+                    "The organisation already has a wallet for agent '" + command.agentId() + "'"));
+        }
+        LedgerAdmin.require(ledger, new LedgerInstruction.OpenWallet("open:" + address, address,
+                command.orgId(), command.agentId(), command.policyId()));
+        SessionGrant grant = new SessionGrant(wallet.id(), wallet.sessionVersion(), now.plus(ttl));
+        writeSessionKey(stores, wallet, grant);
+        events.publish(stores, new DomainEvent.WalletCreated(wallet, now));
+        return Result.ok(new CreatedWallet(wallet, grant));
     }
 
     public Result<Wallet> get(OrgId orgId, WalletId walletId) {
@@ -137,12 +151,15 @@ public final class WalletService {
     }
 
     /** Allocates organisation funds to the wallet; answers the wallet after the ledger's outcome. */
-    public Result<Wallet> fund(OrgId orgId, WalletId walletId, Usdc amount) {
-        return fundBatch(orgId, List.of(new Funding(walletId, amount))).map(wallets -> wallets.get(0));
+    public Result<Wallet> fund(OrgId orgId, WalletId walletId, Usdc amount, RequestKey key) {
+        return fundBatch(orgId, List.of(new Funding(walletId, amount)), key).map(wallets -> wallets.get(0));
     }
 
-    /** Allocates to several wallets at once: all are accepted, or none (a missing wallet, too little money). */
-    public Result<List<Wallet>> fundBatch(OrgId orgId, List<Funding> lines) {
+    /**
+     * Allocates to several wallets at once: all are accepted, or none (a missing wallet, too little
+     * money). A replay of {@code key} allocates nothing and answers the wallets as they are now.
+     */
+    public Result<List<Wallet>> fundBatch(OrgId orgId, List<Funding> lines, RequestKey key) {
         ValidationException.check(!lines.isEmpty() && lines.size() <= Funding.MAX_BATCH, "data",
                 "a batch holds 1 to " + Funding.MAX_BATCH + " fundings");
         Set<WalletId> distinct = new HashSet<>();
@@ -150,7 +167,7 @@ public final class WalletService {
             ValidationException.check(distinct.add(line.walletId()), "wallet_id",
                     "wallet " + line.walletId() + " appears twice in the batch");
         }
-        Result<List<Transaction>> accepted = storage.inTransaction(stores -> {
+        Result<List<Transaction>> accepted = storage.inTransaction(stores -> key.once(stores, clock.instant(), () -> {
             List<Wallet> wallets = new ArrayList<>();
             for (Funding line : lines.stream().sorted(Comparator.comparing(l -> l.walletId().value())).toList()) {
                 Result<Wallet> wallet = lockOpen(stores, orgId, line.walletId());
@@ -161,7 +178,8 @@ public final class WalletService {
             }
             List<Usdc> amounts = wallets.stream().map(w -> amountFor(lines, w.id())).toList();
             return allocation.fund(stores, orgId, wallets, amounts, clock.instant());
-        });
+        }, fundings -> fundings.stream().map(tx -> tx.id().value()).collect(Collectors.joining(",")),
+                subject -> Result.ok(transactions(stores, orgId, subject))));
         return accepted.map(fundings -> {
             settlement.settleAll(orgId, fundings.stream().map(Transaction::id).toList());
             return lines.stream().map(line -> get(orgId, line.walletId()).value()).toList();
@@ -172,10 +190,11 @@ public final class WalletService {
      * Returns wallet funds to the organisation; {@code amount} empty means the whole balance. Works
      * on archived wallets too, for money that reached one after it was archived.
      */
-    public Result<Wallet> withdraw(OrgId orgId, WalletId walletId, Optional<Usdc> amount) {
-        Result<Transaction> withdrawal = storage.inTransaction(stores -> Result.found(
-                        stores.wallets().lock(orgId, walletId), "wallet", walletId)
-                .flatMap(wallet -> startWithdrawal(stores, wallet, amount.orElse(wallet.balance()))));
+    public Result<Wallet> withdraw(OrgId orgId, WalletId walletId, Optional<Usdc> amount, RequestKey key) {
+        Result<Transaction> withdrawal = storage.inTransaction(stores -> key.once(stores, clock.instant(),
+                () -> Result.found(stores.wallets().lock(orgId, walletId), "wallet", walletId)
+                        .flatMap(wallet -> startWithdrawal(stores, wallet, amount.orElse(wallet.balance()))),
+                tx -> tx.id().value(), subject -> Result.ok(transactions(stores, orgId, subject).get(0))));
         return withdrawal.flatMap(tx -> {
             settlement.settle(orgId, tx.id());
             return get(orgId, walletId);
@@ -254,6 +273,13 @@ public final class WalletService {
                     return wallet;
                 })
                 .isPresent()));
+    }
+
+    /** The transactions a request key's subject names, in its order. */
+    private static List<Transaction> transactions(Stores stores, OrgId orgId, String subject) {
+        return Arrays.stream(subject.split(",")).map(id -> stores.transactions().find(orgId, new TxId(id))
+                .orElseThrow(() -> new IllegalStateException("a request key names the missing transaction " + id)))
+                .toList();
     }
 
     private Result<Transaction> startWithdrawal(Stores stores, Wallet wallet, Usdc amount) {

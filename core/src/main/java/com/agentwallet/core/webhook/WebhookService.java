@@ -10,6 +10,7 @@ import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -41,17 +42,21 @@ public final class WebhookService {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** Registers an active webhook with a new signing secret; the receiver is checked before anything is written. */
-    public Webhook create(OrgId orgId, String url, Collection<String> eventNames) {
+    /**
+     * Registers an active webhook with a new signing secret; the receiver is checked before anything is
+     * written. A replay of {@code key} answers the webhook it made, as it is now.
+     */
+    public Result<Webhook> create(OrgId orgId, String url, Collection<String> eventNames, RequestKey key) {
         Subscription subscription = Subscription.parse(eventNames);
         requirePermitted(url);
         Instant now = clock.instant();
         Webhook webhook = new Webhook(ids.webhook(), orgId, url, subscription,
                 Webhook.SECRET_PREFIX + ids.randomPart() + ids.randomPart(), WebhookStatus.ACTIVE, now, now);
-        return storage.inTransaction(stores -> {
+        return storage.inTransaction(stores -> key.once(stores, now, () -> {
             stores.webhooks().insert(webhook);
-            return webhook;
-        });
+            return Result.ok(webhook);
+        }, made -> made.id().value(), subject -> Result.found(stores.webhooks().find(orgId, new WebhookId(subject)),
+                "webhook", new WebhookId(subject))));
     }
 
     public Result<Webhook> get(OrgId orgId, WebhookId webhookId) {

@@ -12,6 +12,7 @@ import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
@@ -29,8 +30,8 @@ import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.Outbox;
 import com.agentwallet.core.testing.RulesBuilder;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -269,7 +270,7 @@ class EscrowServiceTest {
         @Test
         void refusesAnUnknownSendingWallet() {
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, new WalletId("wal_" + "q".repeat(24)),
-                    EXTERNAL_AGENT, Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
+                    EXTERNAL_AGENT, Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
@@ -317,7 +318,7 @@ class EscrowServiceTest {
             FundedWallet sender = senderUnder(rules(), "1000");
 
             Result<Escrow> result = core.escrows.lock(new LockEscrow(org, sender.wallet().id(), EXTERNAL_AGENT,
-                    Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()));
+                    Usdc.parse("1"), "task", TIMEOUT_SECONDS, Optional.empty(), Optional.empty()), RequestKey.none());
 
             assertViolation(result, ViolationRule.SESSION_TOKEN);
         }
@@ -708,11 +709,11 @@ class EscrowServiceTest {
     }
 
     private Result<Escrow> lock(FundedWallet sender, String to, String amount) {
-        return core.escrows.lock(lockCommand(sender, to, amount, Optional.empty()));
+        return core.escrows.lock(lockCommand(sender, to, amount, Optional.empty()), RequestKey.none());
     }
 
     private Result<Escrow> lockExpecting(FundedWallet sender, String to, String amount, String expectedProof) {
-        return core.escrows.lock(lockCommand(sender, to, amount, Optional.of(expectedProof)));
+        return core.escrows.lock(lockCommand(sender, to, amount, Optional.of(expectedProof)), RequestKey.none());
     }
 
     private LockEscrow lockCommand(FundedWallet sender, String to, String amount, Optional<String> expectedProof) {

@@ -6,14 +6,15 @@ import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeExportFiles;
 import com.agentwallet.core.testing.FakeExportWriter;
 import com.agentwallet.core.testing.Outbox;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -170,7 +171,7 @@ class ExportGenerationTest {
 
     private ExportJob request(ExportFormat format, Optional<WalletId> walletId, Optional<Instant> from,
                               Optional<Instant> to) {
-        return core.exports.request(org, format, walletId, from, to).value();
+        return core.exports.request(org, format, walletId, from, to, RequestKey.none()).value();
     }
 
     /** Payments one second apart, so that their order is their time; oldest first. */

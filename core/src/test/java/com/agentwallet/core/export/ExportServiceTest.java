@@ -5,6 +5,7 @@ import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.id.ExportId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +37,7 @@ class ExportServiceTest {
         Instant to = core.clock.instant();
 
         ExportJob job = core.exports.request(org, ExportFormat.CSV, Optional.of(wallet), Optional.of(from),
-                Optional.of(to)).value();
+                Optional.of(to), RequestKey.none()).value();
 
         assertThat(job.id().value()).startsWith(ExportId.PREFIX);
         assertThat(job.orgId()).isEqualTo(org);
@@ -58,9 +59,9 @@ class ExportServiceTest {
         Instant at = core.clock.instant();
 
         ExportJob all = core.exports.request(org, ExportFormat.JSON, Optional.empty(), Optional.empty(),
-                Optional.empty()).value();
+                Optional.empty(), RequestKey.none()).value();
         ExportJob empty = core.exports.request(org, ExportFormat.JSON, Optional.empty(), Optional.of(at),
-                Optional.of(at)).value();
+                Optional.of(at), RequestKey.none()).value();
 
         assertThat(all.walletId()).isEmpty();
         assertThat(all.from()).isEmpty();
@@ -74,9 +75,9 @@ class ExportServiceTest {
         WalletId foreign = given.wallet(otherOrg, given.policy(otherOrg, rules().build()), "agent-1", "0").wallet().id();
         WalletId unknown = core.ids.wallet();
 
-        assertThat(core.exports.request(org, ExportFormat.CSV, Optional.of(foreign), Optional.empty(), Optional.empty())
+        assertThat(core.exports.request(org, ExportFormat.CSV, Optional.of(foreign), Optional.empty(), Optional.empty(), RequestKey.none())
                 .rejection()).isEqualTo(new Rejection.NotFound("wallet", foreign.value()));
-        assertThat(core.exports.request(org, ExportFormat.CSV, Optional.of(unknown), Optional.empty(), Optional.empty())
+        assertThat(core.exports.request(org, ExportFormat.CSV, Optional.of(unknown), Optional.empty(), Optional.empty(), RequestKey.none())
                 .rejection()).isEqualTo(new Rejection.NotFound("wallet", unknown.value()));
         assertThat(pending()).isEmpty();
     }
@@ -86,7 +87,7 @@ class ExportServiceTest {
         Instant to = core.clock.instant();
 
         assertThatThrownBy(() -> core.exports.request(org, ExportFormat.CSV, Optional.empty(),
-                Optional.of(to.plusMillis(1)), Optional.of(to)))
+                Optional.of(to.plusMillis(1)), Optional.of(to), RequestKey.none()))
                 .isInstanceOf(ValidationException.class).extracting("param").isEqualTo("from");
         assertThat(pending()).isEmpty();
     }
@@ -94,7 +95,7 @@ class ExportServiceTest {
     @Test
     void anotherOrganisationsJobIsNotFound() {
         ExportJob job = core.exports.request(org, ExportFormat.CSV, Optional.empty(), Optional.empty(),
-                Optional.empty()).value();
+                Optional.empty(), RequestKey.none()).value();
         OrgId otherOrg = given.organisation("1.00");
 
         assertThat(core.exports.get(otherOrg, job.id()).rejection())

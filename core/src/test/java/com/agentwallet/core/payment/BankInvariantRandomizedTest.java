@@ -14,6 +14,7 @@ import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
@@ -180,13 +181,13 @@ class BankInvariantRandomizedTest {
             for (int w = 0; w < policies.size(); w++) {
                 PolicyRules policyRules = policies.get(w);
                 Policy policy = core.policies.create(new CreatePolicy(org.id(), "Policy " + w, policyRules,
-                        Scenario.ADMIN));
+                        Scenario.ADMIN), RequestKey.none()).value();
                 var created = core.wallets.create(new CreateWallet(org.id(), "agent-" + index + "-" + w, "label",
-                        policy.id(), List.of(), Optional.of(LONG_SESSION))).value();
+                        policy.id(), List.of(), Optional.of(LONG_SESSION)), RequestKey.none()).value();
                 WalletRef wallet = new WalletRef(org, created.wallet().id(), created.wallet().address().base58(),
                         policyRules, created.session());
                 wallets.add(wallet);
-                core.wallets.fund(org.id(), wallet.id, Usdc.ofWhole(500 + 750L * w)).value();
+                core.wallets.fund(org.id(), wallet.id, Usdc.ofWhole(500 + 750L * w), RequestKey.none()).value();
             }
             core.wallets.setAutoTopup(org.id(), wallets.get(wallets.size() - 1).id,
                     Optional.of(new AutoTopup(true, Usdc.ofWhole(100), Usdc.ofWhole(300)))).value();
@@ -347,7 +348,7 @@ class BankInvariantRandomizedTest {
             long timeoutSeconds = 60 + random.nextInt(3 * 24 * 3600);
             LockEscrow command = new LockEscrow(from.org.id(), from.id, to, randomAmount(), "task", timeoutSeconds,
                     expected, Optional.of(liveSession(from)));
-            Result<Escrow> result = unchangedIfRefused(() -> core.escrows.lock(command));
+            Result<Escrow> result = unchangedIfRefused(() -> core.escrows.lock(command, RequestKey.none()));
             if (result.isOk()) {
                 expectedProofs.put(result.value().id(), expected);
             }
@@ -425,7 +426,7 @@ class BankInvariantRandomizedTest {
         private String withdraw() {
             WalletRef wallet = pickSender();
             Optional<Usdc> amount = random.nextBoolean() ? Optional.empty() : Optional.of(randomAmount());
-            Result<Wallet> result = unchangedIfRefused(() -> core.wallets.withdraw(wallet.org.id(), wallet.id, amount));
+            Result<Wallet> result = unchangedIfRefused(() -> core.wallets.withdraw(wallet.org.id(), wallet.id, amount, RequestKey.none()));
             return "withdraw " + amount.map(Usdc::toString).orElse("all") + " from " + wallet.id + " -> "
                     + outcome(result.map(Wallet::balance));
         }
@@ -433,7 +434,7 @@ class BankInvariantRandomizedTest {
         private String fund() {
             WalletRef wallet = pickSender();
             Usdc amount = Usdc.ofMicros(1 + random.nextInt(2_000_000_000));
-            Result<Wallet> result = unchangedIfRefused(() -> core.wallets.fund(wallet.org.id(), wallet.id, amount));
+            Result<Wallet> result = unchangedIfRefused(() -> core.wallets.fund(wallet.org.id(), wallet.id, amount, RequestKey.none()));
             return "fund " + wallet.id + " with " + amount + " -> " + outcome(result.map(Wallet::balance));
         }
 
@@ -444,7 +445,7 @@ class BankInvariantRandomizedTest {
             List<Funding> lines = candidates.subList(0, 2 + random.nextInt(candidates.size() - 1)).stream()
                     .map(w -> new Funding(w.id, Usdc.ofMicros(1 + random.nextInt(2_000_000_000))))
                     .toList();
-            Result<List<Wallet>> result = unchangedIfRefused(() -> core.wallets.fundBatch(org.id(), lines));
+            Result<List<Wallet>> result = unchangedIfRefused(() -> core.wallets.fundBatch(org.id(), lines, RequestKey.none()));
             return "fund batch of " + lines.size() + " in " + org.id() + " -> " + outcome(result.map(List::size));
         }
 

@@ -10,6 +10,7 @@ import com.agentwallet.core.escrow.Proof;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.EscrowId;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.ledger.ProgramError;
@@ -17,8 +18,8 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.Outbox;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.wallet.Wallet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -369,12 +370,12 @@ class MoneyMovementTest {
 
     private Transaction fundingLeftPending() {
         return leftPending(i -> i instanceof LedgerInstruction.Fund,
-                () -> core.wallets.fund(org, receiver.wallet().id(), Usdc.parse("50")).value());
+                () -> core.wallets.fund(org, receiver.wallet().id(), Usdc.parse("50"), RequestKey.none()).value());
     }
 
     private Transaction withdrawalLeftPending() {
         return leftPending(i -> i instanceof LedgerInstruction.Withdraw,
-                () -> core.wallets.withdraw(org, sender.wallet().id(), Optional.of(Usdc.parse("40"))).value());
+                () -> core.wallets.withdraw(org, sender.wallet().id(), Optional.of(Usdc.parse("40")), RequestKey.none()).value());
     }
 
     private Transaction lockLeftPending() {
@@ -398,7 +399,7 @@ class MoneyMovementTest {
     private Escrow lockEscrow() {
         return core.escrows.lock(new LockEscrow(org, sender.wallet().id(), receiver.wallet().id().value(),
                 Usdc.parse("60"), "summarise the report", TIMEOUT_SECONDS, Optional.empty(),
-                Optional.of(sender.session()))).value();
+                Optional.of(sender.session())), RequestKey.none()).value();
     }
 
     private LedgerInstruction instructionOf(Transaction tx) {

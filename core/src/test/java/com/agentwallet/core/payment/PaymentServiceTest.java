@@ -10,6 +10,7 @@ import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.Decision;
@@ -24,8 +25,8 @@ import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.Outbox;
 import com.agentwallet.core.testing.PaymentRequest;
 import com.agentwallet.core.testing.RulesBuilder;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.TestCoSigner;
 import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.Wallet;
@@ -325,7 +326,7 @@ class PaymentServiceTest {
             FundedWallet wallet = walletUnder(rules(), "30");
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             Rejection first = core.payments.pay(request.build()).rejection();
-            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20")).value();
+            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20"), RequestKey.none()).value();
 
             PaymentResult retry = core.payments.pay(request.build()).value();
 
@@ -471,7 +472,7 @@ class PaymentServiceTest {
             PaymentRequest request = paymentFrom(wallet).to(PAYEE).amount("40").idempotencyKey("key-1");
             assertThat(core.payments.pay(request.build()).rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
 
-            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20")).value();
+            core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("20"), RequestKey.none()).value();
             PaymentResult retry = core.payments.pay(request.build()).value();
 
             assertThat(retry.replayed()).isFalse();
@@ -879,7 +880,7 @@ class PaymentServiceTest {
         void anOrganisationThatCannotPayForTheTopupStillLetsThePaymentThrough() {
             FundedWallet wallet = walletUnder(rules(), "150");
             core.wallets.fund(org, given.wallet(org, given.policy(org, rules().build()), "sink", "0").wallet().id(),
-                    orgBalance().minus(Usdc.parse("10"))).value();
+                    orgBalance().minus(Usdc.parse("10")), RequestKey.none()).value();
             setAutoTopup(wallet, true, "100", "500");
 
             Transaction payment = pay(wallet, PAYEE, "60").transaction();

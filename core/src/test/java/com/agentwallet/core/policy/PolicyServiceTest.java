@@ -8,6 +8,7 @@ import com.agentwallet.core.event.DomainEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PaymentResult;
@@ -16,8 +17,8 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.Outbox;
 import com.agentwallet.core.testing.RulesBuilder;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -151,7 +152,7 @@ class PolicyServiceTest {
         void copiesTheRulesAppliesTheOverridesAndNamesTheCopy() {
             Policy source = create("Standard", rules().maxPerTx("100").maxPerDay("500").blockedCategories("gambling"));
 
-            Policy copy = core.policies.clone(org, source.id(), patch().maxPerDay("800").build(), ALICE).value();
+            Policy copy = core.policies.clone(org, source.id(), patch().maxPerDay("800").build(), ALICE, RequestKey.none()).value();
 
             assertThat(copy.id()).isNotEqualTo(source.id());
             assertThat(copy.name()).isEqualTo("Standard (copy)");
@@ -168,7 +169,7 @@ class PolicyServiceTest {
         void aNameOverrideNamesTheCopy() {
             Policy source = create("Standard", rules().maxPerTx("100"));
 
-            Policy copy = core.policies.clone(org, source.id(), patch().name("Strict").build(), ALICE).value();
+            Policy copy = core.policies.clone(org, source.id(), patch().name("Strict").build(), ALICE, RequestKey.none()).value();
 
             assertThat(copy.name()).isEqualTo("Strict");
             assertThat(copy.rules()).isEqualTo(source.rules());
@@ -179,7 +180,7 @@ class PolicyServiceTest {
             OrgId otherOrg = given.organisation("1");
             Policy foreign = given.policy(otherOrg, rules().build());
 
-            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE).rejection())
+            assertThat(core.policies.clone(org, foreign.id(), patch().build(), ALICE, RequestKey.none()).rejection())
                     .isInstanceOf(Rejection.NotFound.class);
         }
     }
@@ -274,7 +275,7 @@ class PolicyServiceTest {
     }
 
     private Policy create(String name, RulesBuilder rules) {
-        return core.policies.create(new CreatePolicy(org, name, rules.build(), ALICE));
+        return core.policies.create(new CreatePolicy(org, name, rules.build(), ALICE), RequestKey.none()).value();
     }
 
     /** The policy's audit log, newest first. */

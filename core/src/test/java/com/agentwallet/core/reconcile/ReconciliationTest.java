@@ -3,6 +3,7 @@ package com.agentwallet.core.reconcile;
 import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerAccount;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
@@ -10,8 +11,8 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.testing.CoreFixture;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class ReconciliationTest {
         given.pay(wallet, PAYEE, "10.00").value();
         given.pay(wallet, receiver.wallet().address().base58(), "5.00").value();
         core.escrows.lock(new LockEscrow(org, wallet.wallet().id(), receiver.wallet().id().value(), Usdc.parse("20.00"),
-                "task", 3600, Optional.empty(), Optional.of(wallet.session()))).value();
+                "task", 3600, Optional.empty(), Optional.of(wallet.session())), RequestKey.none()).value();
     }
 
     @Test

@@ -1,18 +1,18 @@
 package com.agentwallet.core.testing;
-import java.util.Collection;
-import com.agentwallet.core.webhook.WebhookStatus;
-import com.agentwallet.core.webhook.StoredEvent;
-import com.agentwallet.core.webhook.UnfannedEvent;
-import com.agentwallet.core.webhook.DueDelivery;
-import com.agentwallet.core.webhook.DeliveryStatus;
-import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.DeliveryStore;
-import com.agentwallet.core.id.EventId;
+import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.webhook.DeliveryStatus;
+import com.agentwallet.core.webhook.DueDelivery;
+import com.agentwallet.core.webhook.StoredEvent;
+import com.agentwallet.core.webhook.UnfannedEvent;
+import com.agentwallet.core.webhook.WebhookStatus;
+import java.util.Collection;
 
 import com.agentwallet.core.auth.ApiKey;
-import com.agentwallet.core.common.Cursor;
 import com.agentwallet.core.auth.Requester;
+import com.agentwallet.core.common.Cursor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -29,6 +29,7 @@ import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.idempotency.KeyedRequest;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.IdempotencyRecord;
@@ -47,6 +48,7 @@ import com.agentwallet.core.port.OrganisationStore;
 import com.agentwallet.core.port.PolicyAuditLog;
 import com.agentwallet.core.port.PolicyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
+import com.agentwallet.core.port.RequestKeyStore;
 import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
@@ -93,6 +95,7 @@ public final class InMemoryStorage implements Storage {
     private final Map<EscrowId, Escrow> escrows = new LinkedHashMap<>();
     private final Map<OrgId, Map<String, String>> categories = new HashMap<>();
     private final Map<String, IdempotencyRecord> idempotency = new HashMap<>();
+    private final Map<String, KeyedRequest> requestKeys = new HashMap<>();
     private final List<OutboxEvent> outbox = new ArrayList<>();
     private final Map<WebhookId, Webhook> webhooks = new LinkedHashMap<>();
     /** Deleted webhooks stay in {@link #webhooks}, as their rows stay in the database. */
@@ -182,6 +185,7 @@ public final class InMemoryStorage implements Storage {
         private final EscrowStore escrowStore = new Escrows();
         private final RecipientCategoryStore categoryStore = new Categories();
         private final IdempotencyStore idempotencyStore = new Idempotency();
+        private final RequestKeyStore requestKeyStore = new RequestKeys();
         private final WebhookStore webhookStore = new Webhooks();
         private final ExportStore exportStore = new Exports();
         private final EventOutbox eventOutbox = event -> append(outbox, event);
@@ -225,6 +229,10 @@ public final class InMemoryStorage implements Storage {
 
         public IdempotencyStore idempotency() {
             return idempotencyStore;
+        }
+
+        public RequestKeyStore requestKeys() {
+            return requestKeyStore;
         }
 
         public WebhookStore webhooks() {
@@ -717,6 +725,39 @@ public final class InMemoryStorage implements Storage {
                     .filter(entry -> entry.getValue().createdAt().isBefore(cutoff))
                     .map(Map.Entry::getKey).limit(limit).toList();
             old.forEach(key -> remove(idempotency, key));
+            return old.size();
+        }
+    }
+
+    /** Transactions run one at a time here, so a key's first use is never uncommitted while another looks. */
+    private final class RequestKeys implements RequestKeyStore {
+        public boolean insertIfAbsent(KeyedRequest record) {
+            String key = record.orgId().value() + "\u0000" + record.key();
+            if (requestKeys.containsKey(key)) {
+                return false;
+            }
+            put(requestKeys, key, record);
+            return true;
+        }
+
+        public Optional<KeyedRequest> find(OrgId orgId, String key) {
+            return Optional.ofNullable(requestKeys.get(orgId.value() + "\u0000" + key));
+        }
+
+        public void setSubject(OrgId orgId, String key, String subject) {
+            find(orgId, key).ifPresent(record -> put(requestKeys, orgId.value() + "\u0000" + key,
+                    new KeyedRequest(orgId, key, record.fingerprint(), Optional.of(subject), record.createdAt())));
+        }
+
+        public void delete(OrgId orgId, String key) {
+            remove(requestKeys, orgId.value() + "\u0000" + key);
+        }
+
+        public int deleteCreatedBefore(Instant cutoff, int limit) {
+            List<String> old = requestKeys.entrySet().stream()
+                    .filter(entry -> entry.getValue().createdAt().isBefore(cutoff))
+                    .map(Map.Entry::getKey).limit(limit).toList();
+            old.forEach(key -> remove(requestKeys, key));
             return old.size();
         }
     }

@@ -1,12 +1,13 @@
 package com.agentwallet.core.testing;
 
 import com.agentwallet.core.common.Actor;
+import com.agentwallet.core.common.Result;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
-import com.agentwallet.core.common.Result;
 import com.agentwallet.core.policy.CreatePolicy;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyRules;
@@ -36,15 +37,15 @@ public final class Scenario {
     }
 
     public Policy policy(OrgId orgId, PolicyRules rules) {
-        return core.policies.create(new CreatePolicy(orgId, "Policy", rules, ADMIN));
+        return core.policies.create(new CreatePolicy(orgId, "Policy", rules, ADMIN), RequestKey.none()).value();
     }
 
     /** A wallet under {@code policy}, funded with {@code funding} (zero for none). */
     public FundedWallet wallet(OrgId orgId, Policy policy, String agentId, String funding) {
         CreatedWallet created = core.wallets.create(new CreateWallet(orgId, agentId, "label", policy.id(), List.of(),
-                Optional.empty())).value();
+                Optional.empty()), RequestKey.none()).value();
         Usdc amount = Usdc.parse(funding);
-        Wallet wallet = amount.isZero() ? created.wallet() : core.wallets.fund(orgId, created.wallet().id(), amount).value();
+        Wallet wallet = amount.isZero() ? created.wallet() : core.wallets.fund(orgId, created.wallet().id(), amount, RequestKey.none()).value();
         return new FundedWallet(wallet, created.session());
     }
 

@@ -1,9 +1,9 @@
 package com.agentwallet.core.testing;
 
-import com.agentwallet.core.auth.Requester;
-import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.auth.ApiKey;
+import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.ValidationException;
@@ -24,6 +24,7 @@ import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.KeyedRequest;
 import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
@@ -1218,6 +1219,50 @@ public abstract class StorageContract {
             assertThat(s.idempotency().find(otherOrg.id(), "recent")).isPresent();
             return null;
         });
+    }
+
+    @Test
+    void aRequestKeyIsInsertedOncePerOrganisationAndKeepsItsSubject() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        KeyedRequest first = new KeyedRequest(org.id(), "fund-7", "fp-1", Optional.empty(), T0);
+
+        boolean inserted = storage.inTransaction(s -> s.requestKeys().insertIfAbsent(first));
+        boolean insertedAgain = storage.inTransaction(s -> s.requestKeys().insertIfAbsent(
+                new KeyedRequest(org.id(), "fund-7", "fp-2", Optional.empty(), T0.plusSeconds(1))));
+        boolean insertedElsewhere = storage.inTransaction(s -> s.requestKeys().insertIfAbsent(
+                new KeyedRequest(otherOrg.id(), "fund-7", "fp-3", Optional.empty(), T0)));
+
+        assertThat(List.of(inserted, insertedAgain, insertedElsewhere)).containsExactly(true, false, true);
+        write(s -> s.requestKeys().setSubject(org.id(), "fund-7", "tx_1,tx_2"));
+
+        assertThat(txOptional(s -> s.requestKeys().find(org.id(), "fund-7")))
+                .contains(new KeyedRequest(org.id(), "fund-7", "fp-1", Optional.of("tx_1,tx_2"), T0));
+        assertThat(txOptional(s -> s.requestKeys().find(otherOrg.id(), "fund-7")).map(KeyedRequest::fingerprint))
+                .contains("fp-3");
+        write(s -> s.requestKeys().delete(org.id(), "fund-7"));
+        assertThat(txOptional(s -> s.requestKeys().find(org.id(), "fund-7"))).isEmpty();
+        assertThat(txOptional(s -> s.requestKeys().find(otherOrg.id(), "fund-7"))).isPresent();
+    }
+
+    @Test
+    void requestKeysFirstUsedBeforeTheCutoffAreForgotten() {
+        Organisation org = givenOrg();
+        Instant cutoff = T0.plus(Duration.ofHours(24));
+        write(s -> {
+            s.requestKeys().insertIfAbsent(new KeyedRequest(org.id(), "old-1", "fp", Optional.of("w"), T0));
+            s.requestKeys().insertIfAbsent(new KeyedRequest(org.id(), "old-2", "fp", Optional.of("w"),
+                    cutoff.minusMillis(1)));
+            s.requestKeys().insertIfAbsent(new KeyedRequest(org.id(), "at-cutoff", "fp", Optional.of("w"), cutoff));
+        });
+
+        int firstRound = read(s -> s.requestKeys().deleteCreatedBefore(cutoff, 1));
+        int secondRound = read(s -> s.requestKeys().deleteCreatedBefore(cutoff, 10));
+
+        assertThat(List.of(firstRound, secondRound)).containsExactly(1, 1);
+        assertThat(txOptional(s -> s.requestKeys().find(org.id(), "old-1"))).isEmpty();
+        assertThat(txOptional(s -> s.requestKeys().find(org.id(), "old-2"))).isEmpty();
+        assertThat(txOptional(s -> s.requestKeys().find(org.id(), "at-cutoff"))).isPresent();
     }
 
     @Test

@@ -11,6 +11,7 @@ import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.PaymentResult;
@@ -24,8 +25,8 @@ import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.Outbox;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.TestCoSigner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -60,7 +61,7 @@ class WalletServiceTest {
     class Create {
         @Test
         void createsAnActiveEmptyWalletAtItsAgentsLedgerAddressAndAnnouncesIt() {
-            CreatedWallet created = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty())).value();
+            CreatedWallet created = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()), RequestKey.none()).value();
 
             Wallet wallet = created.wallet();
             assertThat(wallet.status()).isEqualTo(WalletStatus.ACTIVE);
@@ -76,7 +77,7 @@ class WalletServiceTest {
         void refusesAPolicyThatDoesNotExistAndCreatesNothing() {
             PolicyId unknown = new PolicyId("pol_" + "x".repeat(24));
 
-            Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", unknown, Optional.empty()));
+            Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", unknown, Optional.empty()), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(walletsOf(org)).isEmpty();
@@ -88,20 +89,20 @@ class WalletServiceTest {
             OrgId otherOrg = given.organisation("10");
             Policy foreignPolicy = given.policy(otherOrg, rules().build());
 
-            Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", foreignPolicy.id(), Optional.empty()));
+            Result<CreatedWallet> result = core.wallets.create(createCommand("agent-1", foreignPolicy.id(), Optional.empty()), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
         }
 
         @Test
         void refusesASecondWalletForTheSameAgentButAllowsTheAgentIdInAnotherOrganisation() {
-            core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty())).value();
+            core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()), RequestKey.none()).value();
 
-            Result<CreatedWallet> again = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()));
+            Result<CreatedWallet> again = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()), RequestKey.none());
             OrgId otherOrg = given.organisation("10");
             Policy otherPolicy = given.policy(otherOrg, rules().build());
             Result<CreatedWallet> elsewhere = core.wallets.create(new CreateWallet(otherOrg, "agent-1", "label",
-                    otherPolicy.id(), List.of(), Optional.empty()));
+                    otherPolicy.id(), List.of(), Optional.empty()), RequestKey.none());
 
             assertThat(again.rejection()).isInstanceOf(Rejection.AlreadyExists.class);
             assertThat(walletsOf(org)).hasSize(1);
@@ -112,7 +113,7 @@ class WalletServiceTest {
         void grantsAFirstSessionOfVersionZeroLivingOneHourByDefault() {
             Instant now = core.clock.instant();
 
-            SessionGrant session = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()))
+            SessionGrant session = core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()), RequestKey.none())
                     .value().session();
 
             assertThat(session.version()).isZero();
@@ -124,7 +125,7 @@ class WalletServiceTest {
             Instant now = core.clock.instant();
 
             SessionGrant session = core.wallets.create(createCommand("agent-1", policy.id(),
-                    Optional.of(Duration.ofSeconds(300)))).value().session();
+                    Optional.of(Duration.ofSeconds(300))), RequestKey.none()).value().session();
 
             assertThat(session.expiresAt()).isEqualTo(now.plusSeconds(300));
         }
@@ -132,7 +133,7 @@ class WalletServiceTest {
         @Test
         void refusesASessionTtlUnderFiveMinutesBeforeCreatingAnything() {
             assertThatThrownBy(() -> core.wallets.create(createCommand("agent-1", policy.id(),
-                    Optional.of(Duration.ofSeconds(299)))))
+                    Optional.of(Duration.ofSeconds(299))), RequestKey.none()))
                     .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.param()).isEqualTo("ttl_seconds"));
             assertThat(walletsOf(org)).isEmpty();
         }
@@ -141,7 +142,7 @@ class WalletServiceTest {
         void aLedgerRefusingToOpenTheWalletFailsTheRequestAndLeavesNoWalletBehind() {
             core.ledger.rejectWhen(i -> i instanceof LedgerInstruction.OpenWallet);
 
-            assertThatThrownBy(() -> core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty())))
+            assertThatThrownBy(() -> core.wallets.create(createCommand("agent-1", policy.id(), Optional.empty()), RequestKey.none()))
                     .isInstanceOf(LedgerUnavailableException.class);
 
             assertThat(walletsOf(org)).isEmpty();
@@ -228,7 +229,7 @@ class WalletServiceTest {
         void movesOrganisationMoneyToTheWalletAndAnnouncesTheNewBalance() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "0");
 
-            Wallet funded = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("250")).value();
+            Wallet funded = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("250"), RequestKey.none()).value();
 
             assertThat(funded.balance()).isEqualTo(Usdc.parse("250"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("750"));
@@ -244,7 +245,7 @@ class WalletServiceTest {
         void refusesMoreThanTheOrganisationHoldsAndChangesNothing() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "100");
 
-            Result<Wallet> result = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("900.000001"));
+            Result<Wallet> result = core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("900.000001"), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("900"));
@@ -259,7 +260,7 @@ class WalletServiceTest {
 
             List<Wallet> funded = core.wallets.fundBatch(org, List.of(
                     new Funding(first.wallet().id(), Usdc.parse("100")),
-                    new Funding(second.wallet().id(), Usdc.parse("300")))).value();
+                    new Funding(second.wallet().id(), Usdc.parse("300"))), RequestKey.none()).value();
 
             assertThat(funded).extracting(Wallet::id).containsExactly(first.wallet().id(), second.wallet().id());
             assertThat(funded).extracting(Wallet::balance).containsExactly(Usdc.parse("100"), Usdc.parse("300"));
@@ -273,7 +274,7 @@ class WalletServiceTest {
 
             Result<List<Wallet>> result = core.wallets.fundBatch(org, List.of(
                     new Funding(first.wallet().id(), Usdc.parse("100")),
-                    new Funding(missing, Usdc.parse("100"))));
+                    new Funding(missing, Usdc.parse("100"))), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.NotFound.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.parse("10"));
@@ -287,7 +288,7 @@ class WalletServiceTest {
 
             Result<List<Wallet>> result = core.wallets.fundBatch(org, List.of(
                     new Funding(first.wallet().id(), Usdc.parse("600")),
-                    new Funding(second.wallet().id(), Usdc.parse("400.01"))));
+                    new Funding(second.wallet().id(), Usdc.parse("400.01"))), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(first).balance()).isEqualTo(Usdc.ZERO);
@@ -302,7 +303,7 @@ class WalletServiceTest {
 
             assertThatThrownBy(() -> core.wallets.fundBatch(org, List.of(
                     new Funding(wallet.wallet().id(), Usdc.parse("1")),
-                    new Funding(wallet.wallet().id(), Usdc.parse("2")))))
+                    new Funding(wallet.wallet().id(), Usdc.parse("2"))), RequestKey.none()))
                     .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.param()).isEqualTo("wallet_id"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
         }
@@ -314,7 +315,7 @@ class WalletServiceTest {
         void returnsAnAmountToTheOrganisation() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "300");
 
-            Wallet after = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("120.5"))).value();
+            Wallet after = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("120.5")), RequestKey.none()).value();
 
             assertThat(after.balance()).isEqualTo(Usdc.parse("179.5"));
             assertThat(orgBalance()).isEqualTo(Usdc.parse("820.5"));
@@ -329,7 +330,7 @@ class WalletServiceTest {
         void withoutAnAmountReturnsTheWholeBalance() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "300");
 
-            Wallet after = core.wallets.withdraw(org, wallet.wallet().id(), Optional.empty()).value();
+            Wallet after = core.wallets.withdraw(org, wallet.wallet().id(), Optional.empty(), RequestKey.none()).value();
 
             assertThat(after.balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
@@ -339,7 +340,7 @@ class WalletServiceTest {
         void refusesMoreThanTheWalletHolds() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "300");
 
-            Result<Wallet> result = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("300.01")));
+            Result<Wallet> result = core.wallets.withdraw(org, wallet.wallet().id(), Optional.of(Usdc.parse("300.01")), RequestKey.none());
 
             assertThat(result.rejection()).isInstanceOf(Rejection.InsufficientFunds.class);
             assertThat(reload(wallet).balance()).isEqualTo(Usdc.parse("300"));
@@ -359,7 +360,7 @@ class WalletServiceTest {
             assertThat(archived.balance()).isEqualTo(Usdc.ZERO);
             assertThat(orgBalance()).isEqualTo(Usdc.parse("1000"));
             assertThat(outbox.typesAbout(wallet.wallet().id())).contains(EventType.WALLET_ARCHIVED);
-            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1")).rejection())
+            assertThat(core.wallets.fund(org, wallet.wallet().id(), Usdc.parse("1"), RequestKey.none()).rejection())
                     .isInstanceOf(Rejection.InvalidState.class);
         }
 
@@ -367,7 +368,7 @@ class WalletServiceTest {
         void isRefusedWhileAnEscrowOfTheWalletIsLocked() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "400");
             core.escrows.lock(new LockEscrow(org, wallet.wallet().id(), PAYEE, Usdc.parse("50"), "a task", 600,
-                    Optional.empty(), Optional.of(wallet.session()))).value();
+                    Optional.empty(), Optional.of(wallet.session())), RequestKey.none()).value();
 
             Result<Wallet> result = core.wallets.archive(org, wallet.wallet().id());
 
@@ -380,7 +381,7 @@ class WalletServiceTest {
         void isAllowedOnceTheEscrowWasRefunded() {
             FundedWallet wallet = given.wallet(org, policy, "agent-1", "400");
             core.escrows.lock(new LockEscrow(org, wallet.wallet().id(), PAYEE, Usdc.parse("50"), "a task", 600,
-                    Optional.empty(), Optional.of(wallet.session()))).value();
+                    Optional.empty(), Optional.of(wallet.session())), RequestKey.none()).value();
             core.clock.advance(Duration.ofSeconds(600));
             core.escrows.refundTimedOut(10);
 

@@ -2,11 +2,12 @@ package com.agentwallet.core.webhook;
 
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.testing.CoreFixture;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,8 +60,8 @@ class WebhookDispatcherTest {
 
     @Test
     void eachEventGoesOnceToEveryWebhookSubscribedToIt() {
-        core.webhooks.create(org, URL, List.of("wallet.funded"));
-        core.webhooks.create(org, URL, List.of("wallet.created"));
+        core.webhooks.create(org, URL, List.of("wallet.funded"), RequestKey.none());
+        core.webhooks.create(org, URL, List.of("wallet.created"), RequestKey.none());
         given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "10");
 
         dispatcher.fanOut(100);
@@ -73,8 +74,8 @@ class WebhookDispatcherTest {
 
     @Test
     void aPingGoesOnlyToTheWebhookItTests() {
-        Webhook tested = core.webhooks.create(org, URL, List.of("wallet.funded"));
-        core.webhooks.create(org, URL, List.of("*"));
+        Webhook tested = core.webhooks.create(org, URL, List.of("wallet.funded"), RequestKey.none()).value();
+        core.webhooks.create(org, URL, List.of("*"), RequestKey.none());
 
         String eventId = core.webhooks.test(org, tested.id()).value().value();
         dispatcher.fanOut(100);
@@ -86,7 +87,7 @@ class WebhookDispatcherTest {
 
     @Test
     void aFailedAttemptIsRetriedOnTheScheduleAndTheFifthFailureDegradesTheWebhook() {
-        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created"));
+        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created"), RequestKey.none()).value();
         given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "0");
         transport.answers.addAll(List.of(500, 500, 500, 500, 500));
         dispatcher.fanOut(100);
@@ -111,7 +112,7 @@ class WebhookDispatcherTest {
 
     @Test
     void aDegradedWebhookIsPausedAndReEnablingDeliversWhatWaited() {
-        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created", "wallet.funded"));
+        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created", "wallet.funded"), RequestKey.none()).value();
         given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "0");
         transport.answers.addAll(List.of(500, 500, 500, 500, 500));
         dispatcher.fanOut(100);
@@ -134,7 +135,7 @@ class WebhookDispatcherTest {
 
     @Test
     void eventsOfOneWalletWaitForTheEarlierOnesToBeDelivered() {
-        core.webhooks.create(org, URL, List.of("*"));
+        core.webhooks.create(org, URL, List.of("*"), RequestKey.none());
         FundedWallet wallet = given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "100");
         given.pay(wallet, PAYEE, "5").value();
         transport.answers.add(503);
@@ -156,7 +157,7 @@ class WebhookDispatcherTest {
 
     @Test
     void aReceiverThatBecameAPrivateAddressIsAFailedAttemptWithoutAPost() {
-        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created"));
+        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created"), RequestKey.none()).value();
         given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "0");
         core.receivers.refuse("hooks.example.com");
         dispatcher.fanOut(100);

@@ -11,6 +11,7 @@ import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.Outbox;
 import com.agentwallet.core.testing.Scenario;
@@ -44,8 +45,8 @@ class WebhookServiceTest {
     class Create {
         @Test
         void registersAnActiveWebhookWithItsOwnSigningSecret() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
-            Webhook another = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
+            Webhook another = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
 
             assertThat(webhook.status()).isEqualTo(WebhookStatus.ACTIVE);
             assertThat(webhook.url()).isEqualTo(URL);
@@ -58,7 +59,7 @@ class WebhookServiceTest {
 
         @Test
         void aStarSubscribesToEveryEvent() {
-            Webhook webhook = core.webhooks.create(org, URL, List.of("transaction.completed", "*"));
+            Webhook webhook = core.webhooks.create(org, URL, List.of("transaction.completed", "*"), RequestKey.none()).value();
 
             assertThat(webhook.subscription().all()).isTrue();
             assertThat(webhook.subscription().wireNames()).containsExactly("*");
@@ -68,11 +69,11 @@ class WebhookServiceTest {
         void anUnknownEventANonHttpsUrlOrARefusedReceiverStoreNothing() {
             core.receivers.refuse("10.0.0.7");
 
-            assertThatThrownBy(() -> core.webhooks.create(org, URL, List.of("wallet.exploded")))
+            assertThatThrownBy(() -> core.webhooks.create(org, URL, List.of("wallet.exploded"), RequestKey.none()))
                     .isInstanceOf(ValidationException.class).extracting("param").isEqualTo("events");
-            assertThatThrownBy(() -> core.webhooks.create(org, "http://hooks.example.com/", PAYMENTS))
+            assertThatThrownBy(() -> core.webhooks.create(org, "http://hooks.example.com/", PAYMENTS, RequestKey.none()))
                     .isInstanceOf(ValidationException.class).extracting("param").isEqualTo("url");
-            assertThatThrownBy(() -> core.webhooks.create(org, "https://10.0.0.7/hook", PAYMENTS))
+            assertThatThrownBy(() -> core.webhooks.create(org, "https://10.0.0.7/hook", PAYMENTS, RequestKey.none()))
                     .isInstanceOf(ValidationException.class).extracting("param").isEqualTo("url");
             assertThat(core.webhooks.list(org, PageRequest.firstDefault()).data()).isEmpty();
         }
@@ -82,11 +83,11 @@ class WebhookServiceTest {
     class Read {
         @Test
         void listsTheOrganisationsWebhooksNewestFirst() {
-            Webhook older = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook older = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             core.clock.advance(Duration.ofSeconds(1));
-            Webhook newer = core.webhooks.create(org, URL, List.of("*"));
+            Webhook newer = core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).value();
             OrgId otherOrg = given.organisation("1.00");
-            core.webhooks.create(otherOrg, URL, PAYMENTS);
+            core.webhooks.create(otherOrg, URL, PAYMENTS, RequestKey.none());
 
             Page<Webhook> page = core.webhooks.list(org, PageRequest.firstDefault());
 
@@ -95,7 +96,7 @@ class WebhookServiceTest {
 
         @Test
         void anotherOrganisationsWebhookIsNotFoundByAnyUseCase() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             OrgId otherOrg = given.organisation("1.00");
             Rejection notFound = new Rejection.NotFound("webhook", webhook.id().value());
 
@@ -115,7 +116,7 @@ class WebhookServiceTest {
     class Update {
         @Test
         void changesTheUrlAndTheEvents() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             core.clock.advance(Duration.ofMinutes(1));
 
             Webhook changed = update(webhook.id(), Optional.of("https://new.example.com/in"),
@@ -130,7 +131,7 @@ class WebhookServiceTest {
 
         @Test
         void settingActiveReenablesADegradedWebhook() {
-            Webhook webhook = degraded(core.webhooks.create(org, URL, PAYMENTS));
+            Webhook webhook = degraded(core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value());
             core.clock.advance(Duration.ofMinutes(1));
 
             Webhook reenabled = update(webhook.id(), Optional.empty(), Optional.empty(),
@@ -143,7 +144,7 @@ class WebhookServiceTest {
 
         @Test
         void settingActiveOnAnActiveWebhookSucceedsAndChangesNothing() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             core.clock.advance(Duration.ofMinutes(1));
 
             Webhook same = update(webhook.id(), Optional.of(URL), Optional.of(PAYMENTS),
@@ -155,7 +156,7 @@ class WebhookServiceTest {
 
         @Test
         void settingDegradedByHandIsInvalidInput() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
 
             Rejection refused = update(webhook.id(), Optional.empty(), Optional.empty(),
                     Optional.of(WebhookStatus.DEGRADED)).rejection();
@@ -168,7 +169,7 @@ class WebhookServiceTest {
 
         @Test
         void aNewUrlIsCheckedLikeANewWebhooks() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             core.receivers.refuse("localhost");
 
             assertThatThrownBy(() -> update(webhook.id(), Optional.of("https://localhost/hook"), Optional.empty(),
@@ -183,7 +184,7 @@ class WebhookServiceTest {
     class Delete {
         @Test
         void aDeletedWebhookIsNotFoundAnyMore() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
 
             assertThat(core.webhooks.delete(org, webhook.id()).value()).isEqualTo(webhook);
 
@@ -199,7 +200,7 @@ class WebhookServiceTest {
     class TestEvent {
         @Test
         void writesAPingForTheWebhookWhateverItSubscribesTo() {
-            Webhook webhook = core.webhooks.create(org, URL, List.of("balance.low"));
+            Webhook webhook = core.webhooks.create(org, URL, List.of("balance.low"), RequestKey.none()).value();
 
             EventId id = core.webhooks.test(org, webhook.id()).value();
 
@@ -214,7 +215,7 @@ class WebhookServiceTest {
     class Deliveries {
         @Test
         void listsTheWebhooksAttemptsNewestFirst() {
-            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS);
+            Webhook webhook = core.webhooks.create(org, URL, PAYMENTS, RequestKey.none()).value();
             EventId ping = core.webhooks.test(org, webhook.id()).value();
             DeliveryAttempt failed = attempt(ping, webhook.id(), 1, Optional.of(503));
             core.clock.advance(Duration.ofMinutes(1));

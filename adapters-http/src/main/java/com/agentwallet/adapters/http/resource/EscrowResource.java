@@ -12,6 +12,7 @@ import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
 import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.port.EscrowStore;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -20,8 +21,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -64,17 +67,18 @@ public final class EscrowResource {
     @POST
     @RequiresRole(Role.ADMIN)
     @AgentToken(checkedByPolicy = true)
-    public EscrowJson lock(@Context SecurityContext security, @HeaderParam(PaymentResource.SESSION_TOKEN) String token,
-                           LockJson body) {
+    public Response lock(@Context SecurityContext security, @Context ContainerRequestContext request,
+                         @HeaderParam(PaymentResource.SESSION_TOKEN) String token, LockJson body) {
         Caller caller = Caller.of(security);
         Bodies.required(body);
         Currency.require(body.currency());
-        return EscrowJson.of(orThrow(escrows.lock(new LockEscrow(caller.orgId(),
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, EscrowJson.of(orThrow(escrows.lock(new LockEscrow(caller.orgId(),
                 PaymentResource.payingWallet(caller, body.fromWallet(), "from_wallet"),
                 Bodies.required(body.toWallet(), "to_wallet"), Bodies.positiveAmount(body.amount(), "amount"),
                 body.taskDescription() == null ? "" : body.taskDescription(),
                 Bodies.required(body.timeoutSeconds(), "timeout_seconds"), Optional.ofNullable(body.expectedProof()),
-                payments.session(caller, token)))));
+                payments.session(caller, token)), key))));
     }
 
     /** The escrows the caller is a party to: its organisation sends or receives them, or its agent's wallet does. */

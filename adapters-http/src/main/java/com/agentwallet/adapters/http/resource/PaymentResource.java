@@ -25,6 +25,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -85,15 +86,17 @@ public final class PaymentResource {
     @POST
     @RequiresRole(Role.ADMIN)
     @AgentToken(checkedByPolicy = true)
-    public Response pay(@Context SecurityContext security, @HeaderParam(SESSION_TOKEN) String sessionToken,
-                        @HeaderParam(DRY_RUN) String dryRun, PayJson body) {
+    public Response pay(@Context SecurityContext security, @Context ContainerRequestContext request,
+                        @HeaderParam(SESSION_TOKEN) String sessionToken, @HeaderParam(DRY_RUN) String dryRun,
+                        PayJson body) {
         Caller caller = Caller.of(security);
         Bodies.required(body);
         Currency.require(body.currency());
         PayCommand command = new PayCommand(caller.orgId(), payingWallet(caller, body.walletId(), "wallet_id"),
                 Bodies.required(body.to(), "to"),
                 Bodies.positiveAmount(body.amount(), "amount"), Optional.ofNullable(body.memo()),
-                Optional.ofNullable(body.idempotencyKey()), Boolean.TRUE.equals(body.requireCoSign()),
+                IdempotencyKeyHeader.ofPayment(request, body.idempotencyKey()),
+                Boolean.TRUE.equals(body.requireCoSign()),
                 session(caller, sessionToken), Optional.of(caller.actor()));
         if (isDryRun(dryRun)) {
             return Response.ok(DecisionJson.of(orThrow(payments.decide(command)))).build();

@@ -7,6 +7,7 @@ import com.agentwallet.adapters.http.view.PolicyJson;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.id.PolicyId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.CreatePolicy;
 import com.agentwallet.core.policy.PolicyPatch;
@@ -23,6 +24,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -67,13 +69,14 @@ public final class PolicyResource {
 
     @POST
     @RequiresRole(Role.ADMIN)
-    public PolicyJson create(@Context SecurityContext security, @Context ContainerRequestContext request,
-                             PolicyFieldsJson body) {
+    public Response create(@Context SecurityContext security, @Context ContainerRequestContext request,
+                           PolicyFieldsJson body) {
         Caller caller = Caller.of(security);
         PolicyPatch fields = Bodies.required(body).patch(Bodies.sent(request));
-        return PolicyJson.of(policies.create(new CreatePolicy(caller.orgId(),
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, PolicyJson.of(orThrow(policies.create(new CreatePolicy(caller.orgId(),
                 fields.applyToName(Bodies.required(body.name(), "name")), fields.applyTo(PolicyRules.NONE),
-                caller.actor())));
+                caller.actor()), key))));
     }
 
     @GET
@@ -103,11 +106,12 @@ public final class PolicyResource {
     @POST
     @Path("/{id}/clone")
     @RequiresRole(Role.ADMIN)
-    public PolicyJson cloneOf(@Context SecurityContext security, @Context ContainerRequestContext request,
-                              @PathParam("id") String id, PolicyFieldsJson body) {
+    public Response cloneOf(@Context SecurityContext security, @Context ContainerRequestContext request,
+                            @PathParam("id") String id, PolicyFieldsJson body) {
         Caller caller = Caller.of(security);
-        return PolicyJson.of(orThrow(policies.clone(caller.orgId(), policyId(id),
-                body == null ? PolicyPatch.NONE : body.patch(Bodies.sent(request)), caller.actor())));
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, PolicyJson.of(orThrow(policies.clone(caller.orgId(), policyId(id),
+                body == null ? PolicyPatch.NONE : body.patch(Bodies.sent(request)), caller.actor(), key))));
     }
 
     /** Refused with 409 while a wallet uses the policy. */

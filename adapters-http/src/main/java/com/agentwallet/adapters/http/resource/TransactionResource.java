@@ -3,12 +3,11 @@ package com.agentwallet.adapters.http.resource;
 import com.agentwallet.adapters.http.auth.AgentToken;
 import com.agentwallet.adapters.http.auth.Caller;
 import com.agentwallet.adapters.http.auth.RequiresRole;
+import com.agentwallet.adapters.http.error.ErrorResponses;
+import com.agentwallet.adapters.http.view.ExportJson;
 import com.agentwallet.adapters.http.view.ListJson;
 import com.agentwallet.adapters.http.view.TransactionJson;
 import com.agentwallet.core.auth.Role;
-import com.agentwallet.core.payment.PaymentService;
-import com.agentwallet.adapters.http.error.ErrorResponses;
-import com.agentwallet.adapters.http.view.ExportJson;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.export.ExportFormat;
@@ -16,17 +15,20 @@ import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.ExportId;
+import com.agentwallet.core.idempotency.RequestKey;
+import com.agentwallet.core.payment.PaymentService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.nio.file.Files;
@@ -72,14 +74,17 @@ public final class TransactionResource {
     @Path("/export")
     @Consumes(MediaType.APPLICATION_JSON)
     @RequiresRole(Role.VIEWER)
-    public Response export(@Context SecurityContext security, ExportRequestJson body) {
+    public Response export(@Context SecurityContext security, @Context ContainerRequestContext request,
+                           ExportRequestJson body) {
         Bodies.required(body);
-        ExportJob job = orThrow(exports.request(Caller.of(security).orgId(),
+        Caller caller = Caller.of(security);
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        ExportJob job = orThrow(exports.request(caller.orgId(),
                 ExportFormat.fromWire(Bodies.required(body.format(), "format"), "format"),
                 Optional.ofNullable(body.walletId()).map(WalletResource::walletId),
                 Optional.ofNullable(body.from()).map(text -> Timestamps.parse(text, "from")),
-                Optional.ofNullable(body.to()).map(text -> Timestamps.parse(text, "to"))));
-        return Response.status(Response.Status.ACCEPTED).entity(ExportJson.of(job)).build();
+                Optional.ofNullable(body.to()).map(text -> Timestamps.parse(text, "to")), key));
+        return IdempotencyKeyHeader.answer(key, Response.status(Response.Status.ACCEPTED).entity(ExportJson.of(job)));
     }
 
     @GET

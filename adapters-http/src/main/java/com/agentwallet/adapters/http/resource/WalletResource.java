@@ -14,6 +14,7 @@ import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.WalletId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.policy.SessionGrant;
 import com.agentwallet.core.port.TransactionStore;
@@ -37,6 +38,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -85,7 +87,8 @@ public final class WalletResource {
 
     @POST
     @RequiresRole(Role.ADMIN)
-    public WalletJson create(@Context SecurityContext security, CreateWalletJson body) {
+    public Response create(@Context SecurityContext security, @Context ContainerRequestContext request,
+                           CreateWalletJson body) {
         Caller caller = Caller.of(security);
         Bodies.required(body);
         if (body.ownerOrg() != null && !body.ownerOrg().equals(caller.orgId().value())) {
@@ -93,10 +96,12 @@ public final class WalletResource {
                     + caller.orgId().value() + ", or left out");
         }
         PolicyId policyId = policyId(Bodies.required(body.policyId(), "policy_id"));
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
         CreatedWallet created = orThrow(wallets.create(new CreateWallet(caller.orgId(), body.agentId(),
                 body.label() == null ? "" : body.label(), policyId, body.tags() == null ? List.of() : body.tags(),
-                ttl(body.sessionTtlSeconds()))));
-        return WalletJson.of(created.wallet()).withSession(session(caller.orgId(), created.session()));
+                ttl(body.sessionTtlSeconds())), key));
+        return IdempotencyKeyHeader.answer(key,
+                WalletJson.of(created.wallet()).withSession(session(caller.orgId(), created.session())));
     }
 
     @GET
@@ -141,17 +146,21 @@ public final class WalletResource {
     @POST
     @Path("/{id}/fund")
     @RequiresRole(Role.ADMIN)
-    public WalletJson fund(@Context SecurityContext security, @PathParam("id") String id, AmountJson body) {
+    public Response fund(@Context SecurityContext security, @Context ContainerRequestContext request,
+                         @PathParam("id") String id, AmountJson body) {
         Bodies.required(body);
         Currency.require(body.currency());
-        return WalletJson.of(orThrow(wallets.fund(Caller.of(security).orgId(), walletId(id),
-                Bodies.positiveAmount(body.amount(), "amount"))));
+        Caller caller = Caller.of(security);
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, WalletJson.of(orThrow(wallets.fund(caller.orgId(), walletId(id),
+                Bodies.positiveAmount(body.amount(), "amount"), key))));
     }
 
     @POST
     @Path("/fund-batch")
     @RequiresRole(Role.ADMIN)
-    public ListJson<WalletJson> fundBatch(@Context SecurityContext security, List<FundingLineJson> body) {
+    public Response fundBatch(@Context SecurityContext security, @Context ContainerRequestContext request,
+                              List<FundingLineJson> body) {
         Bodies.required(body);
         List<Funding> lines = body.stream().map(line -> {
             Bodies.required(line);
@@ -159,19 +168,25 @@ public final class WalletResource {
             return new Funding(PathIds.parse(Bodies.required(line.walletId(), "wallet_id"), "wallet", WalletId::new),
                     Bodies.positiveAmount(line.amount(), "amount"));
         }).toList();
-        return ListJson.all(orThrow(wallets.fundBatch(Caller.of(security).orgId(), lines)), WalletJson::of);
+        Caller caller = Caller.of(security);
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, ListJson.all(orThrow(wallets.fundBatch(caller.orgId(), lines, key)),
+                WalletJson::of));
     }
 
     /** {@code amount} is a decimal string or {@code all}. */
     @POST
     @Path("/{id}/withdraw")
     @RequiresRole(Role.ADMIN)
-    public WalletJson withdraw(@Context SecurityContext security, @PathParam("id") String id, AmountJson body) {
+    public Response withdraw(@Context SecurityContext security, @Context ContainerRequestContext request,
+                             @PathParam("id") String id, AmountJson body) {
         Bodies.required(body);
         Currency.require(body.currency());
         String amount = Bodies.required(body.amount(), "amount");
-        return WalletJson.of(orThrow(wallets.withdraw(Caller.of(security).orgId(), walletId(id),
-                amount.equals("all") ? Optional.empty() : Optional.of(Bodies.positiveAmount(amount, "amount")))));
+        Caller caller = Caller.of(security);
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, WalletJson.of(orThrow(wallets.withdraw(caller.orgId(), walletId(id),
+                amount.equals("all") ? Optional.empty() : Optional.of(Bodies.positiveAmount(amount, "amount")), key))));
     }
 
     /** Sets the rule; {@code {"enabled": false}} turns it off. */

@@ -8,6 +8,7 @@ import com.agentwallet.adapters.http.view.WebhookJson;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.id.WebhookId;
+import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.webhook.Subscription;
 import com.agentwallet.core.webhook.WebhookService;
 import com.agentwallet.core.webhook.WebhookStatus;
@@ -20,8 +21,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -54,10 +57,13 @@ public final class WebhookResource {
 
     @POST
     @RequiresRole(Role.ADMIN)
-    public WebhookJson create(@Context SecurityContext security, CreateWebhookJson body) {
+    public Response create(@Context SecurityContext security, @Context ContainerRequestContext request,
+                           CreateWebhookJson body) {
         Bodies.required(body);
-        return WebhookJson.created(webhooks.create(Caller.of(security).orgId(), Bodies.required(body.url(), "url"),
-                eventNames(Bodies.required(body.events(), "events"))));
+        Caller caller = Caller.of(security);
+        RequestKey key = IdempotencyKeyHeader.of(caller, request, body);
+        return IdempotencyKeyHeader.answer(key, WebhookJson.created(orThrow(webhooks.create(caller.orgId(),
+                Bodies.required(body.url(), "url"), eventNames(Bodies.required(body.events(), "events")), key))));
     }
 
     @GET
