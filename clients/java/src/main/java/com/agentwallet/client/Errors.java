@@ -32,6 +32,7 @@ final class Errors {
             case 401 -> new AuthenticationException(code, message, requestId, status);
             case 403 -> new PermissionException(code, message, requestId, status, text(error, "required_role", null));
             case 404 -> new NotFoundException(code, message, requestId, status);
+            case 409 -> new ConflictException(code, message, requestId, status);
             case 429 -> new RateLimitException(code, message, requestId, status, retryAfter);
             default -> new AgentWalletException(code, message, requestId, status);
         };

@@ -16,8 +16,8 @@ public final class Escrows {
 
     /**
      * Locks an escrow ({@code toWallet}, {@code amount}, {@code timeoutSeconds}, {@code taskDescription},
-     * {@code fromWallet}, {@code expectedProof}). The API takes no idempotency key here, so this call is
-     * not retried after a cut connection or a 5xx: read the escrows before locking again.
+     * {@code fromWallet}, {@code expectedProof}, {@code idempotencyKey}). Without an {@code idempotencyKey}
+     * one is made here, once, and every retry sends it again, so an escrow whose answer was lost is locked once.
      */
     public JsonNode create(Map<String, ?> params) {
         return create(params, null);
@@ -25,7 +25,7 @@ public final class Escrows {
 
     /** Locks on an agent's behalf with an API key: the agent's session token goes in {@code Session-Token}. */
     public JsonNode create(Map<String, ?> params, String sessionToken) {
-        return transport.json(Payments.onBehalf(Transport.Call.write("POST", "/payments/a2a", params), sessionToken));
+        return transport.json(Payments.onBehalf(Transport.Call.create("/payments/a2a", params), sessionToken));
     }
 
     /** Filters {@code walletId} (either side) and {@code status}. */

@@ -36,7 +36,7 @@ public final class Payments {
     }
 
     public JsonNode dryRun(Map<String, ?> params, String sessionToken) {
-        Transport.Call call = Transport.Call.write("POST", "/payments", params).withHeader("Dry-Run", "true").asReplayable();
+        Transport.Call call = Transport.Call.write("POST", "/payments", params).withHeader("Dry-Run", "true");
         return transport.json(onBehalf(call, sessionToken));
     }
 
@@ -63,10 +63,13 @@ public final class Payments {
 
     private JsonNode pay(Map<String, ?> params, String sessionToken) {
         Map<String, Object> body = new HashMap<>(params);
-        if (!body.containsKey("idempotencyKey") && !body.containsKey("idempotency_key")) {
-            body.put("idempotencyKey", UUID.randomUUID().toString());
+        Object given = body.containsKey("idempotency_key") ? body.get("idempotency_key") : body.get("idempotencyKey");
+        String key = given != null ? given.toString() : UUID.randomUUID().toString();
+        if (given == null) {
+            body.put("idempotencyKey", key);
         }
-        return transport.json(onBehalf(Transport.Call.write("POST", "/payments", body).asReplayable(), sessionToken));
+        // The header carries the body's key: the server refuses the two when they differ.
+        return transport.json(onBehalf(Transport.Call.create("/payments", body, key), sessionToken));
     }
 
     static Transport.Call onBehalf(Transport.Call call, String sessionToken) {

@@ -18,8 +18,9 @@ public final class Policies {
         this.transport = transport;
     }
 
+    /** Creates a policy; an {@code idempotencyKey} entry is sent as the request's key (one is made when absent). */
     public JsonNode create(Map<String, ?> params) {
-        return transport.json(Transport.Call.write("POST", "/policies", params));
+        return transport.json(Transport.Call.create("/policies", params));
     }
 
     public Pages list(Map<String, ?> filters) {
@@ -35,9 +36,12 @@ public final class Policies {
         return transport.json(Transport.Call.write("PATCH", path(policyId), params));
     }
 
-    /** A copy with these overrides, named "... (copy)" unless {@code name} is given. */
+    /**
+     * A copy with these overrides, named "... (copy)" unless {@code name} is given; an
+     * {@code idempotencyKey} entry is sent as the request's key.
+     */
     public JsonNode clone(String policyId, Map<String, ?> overrides) {
-        return transport.json(Transport.Call.write("POST", path(policyId) + "/clone", overrides));
+        return transport.json(Transport.Call.create(path(policyId) + "/clone", overrides));
     }
 
     public JsonNode delete(String policyId) {

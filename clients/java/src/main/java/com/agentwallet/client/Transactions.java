@@ -23,9 +23,12 @@ public final class Transactions {
         return transport.json(Transport.Call.get("/transactions/" + encode(txId), Map.of()));
     }
 
-    /** Requests an export job ({@code format} {@code csv}/{@code json}, {@code walletId}, {@code from}, {@code to}). */
+    /**
+     * Requests an export job ({@code format} {@code csv}/{@code json}, {@code walletId}, {@code from},
+     * {@code to}, and {@code idempotencyKey}, made when absent).
+     */
     public JsonNode export(Map<String, ?> params) {
-        return transport.json(Transport.Call.write("POST", "/transactions/export", params));
+        return transport.json(Transport.Call.create("/transactions/export", params));
     }
 
     public JsonNode retrieveExport(String exportId) {

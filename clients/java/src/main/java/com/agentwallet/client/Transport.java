@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -22,15 +21,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Sends one API call, retrying it when that cannot do harm, and turns error bodies into typed
- * exceptions. A call is "replayable" when repeating it cannot act twice: reads, PUT/PATCH/DELETE, and a
- * payment carrying its idempotency key. Those are retried on a network failure, a 5xx or a 429. Any
- * other POST (a funding, an escrow lock) is retried only when it certainly did not run: on a refused
- * connection or a 429, because after a cut connection or a 5xx it may have been done (API.md,
- * "service_unavailable").
+ * Sends one API call, retrying it on a network failure, a 5xx or a 429, and turns error bodies into
+ * typed exceptions. Retrying any call is safe: a creating call carries an {@code Idempotency-Key} made
+ * once per call, so the server answers a retry with what the first attempt made, and a state change
+ * moves its state machine at most once, so a retry of one that took effect is a 409 {@code invalid_state}.
  */
 record Transport(HttpClient http, URI baseUri, String credential, Duration timeout, int maxRetries) {
     static final ObjectMapper JSON = new ObjectMapper().registerModule(new SimpleModule()
@@ -40,24 +38,38 @@ record Transport(HttpClient http, URI baseUri, String credential, Duration timeo
     private static final Duration MAX_DELAY = Duration.ofSeconds(8);
 
     /** One API call; {@code body} is serialised with Jackson (null for none). */
-    record Call(String method, String path, Map<String, ?> query, Object body, Map<String, String> headers,
-                boolean replayable) {
+    record Call(String method, String path, Map<String, ?> query, Object body, Map<String, String> headers) {
         static Call get(String path, Map<String, ?> query) {
-            return new Call("GET", path, query, null, Map.of(), true);
+            return new Call("GET", path, query, null, Map.of());
         }
 
         static Call write(String method, String path, Object body) {
-            return new Call(method, path, Map.of(), body, Map.of(), !method.equals("POST"));
+            return new Call(method, path, Map.of(), body, Map.of());
+        }
+
+        /**
+         * A POST that makes something, under the caller's {@code idempotencyKey} or, when null, a new
+         * one; the call is built once and every retry sends it as it is, so all attempts share the key.
+         */
+        static Call create(String path, Object body, String idempotencyKey) {
+            String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();
+            return write("POST", path, body).withHeader("Idempotency-Key", key);
+        }
+
+        /** {@link #create(String, Object, String)} with the key taken out of {@code params}' {@code idempotencyKey}. */
+        static Call create(String path, Map<String, ?> params) {
+            if (params == null) {
+                return create(path, null, null);
+            }
+            Map<String, Object> body = new LinkedHashMap<>(params);
+            Object key = body.remove("idempotencyKey");
+            return create(path, body, key == null ? null : key.toString());
         }
 
         Call withHeader(String name, String value) {
             Map<String, String> more = new LinkedHashMap<>(headers);
             more.put(name, value);
-            return new Call(method, path, query, body, more, replayable);
-        }
-
-        Call asReplayable() {
-            return new Call(method, path, query, body, headers, true);
+            return new Call(method, path, query, body, more);
         }
     }
 
@@ -77,8 +89,7 @@ record Transport(HttpClient http, URI baseUri, String credential, Duration timeo
             try {
                 response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             } catch (IOException e) {
-                boolean notSent = e instanceof ConnectException;
-                if (attempt >= maxRetries || !(call.replayable() || notSent)) {
+                if (attempt >= maxRetries) {
                     throw new AgentWalletException("network_error", call.method() + " " + call.path() + ": " + e, e);
                 }
                 pause(backoff(attempt));
@@ -92,7 +103,7 @@ record Transport(HttpClient http, URI baseUri, String credential, Duration timeo
                 return response;
             }
             Optional<Duration> retryAfter = retryAfter(response);
-            boolean retriable = status == 429 || (status >= 500 && call.replayable());
+            boolean retriable = status == 429 || status >= 500;
             if (!retriable || attempt >= maxRetries) {
                 throw Errors.of(response, retryAfter.orElse(null));
             }

@@ -17,9 +17,12 @@ public final class Wallets {
         this.transport = transport;
     }
 
-    /** Creates a wallet; the answer carries the agent's {@code session_token}, shown only here. */
+    /**
+     * Creates a wallet; the answer carries the agent's {@code session_token}, shown only here (and again
+     * to a retry under the same {@code idempotencyKey}, which this call makes when not given).
+     */
     public JsonNode create(Map<String, ?> params) {
-        return transport.json(Transport.Call.write("POST", "/wallets", params));
+        return transport.json(Transport.Call.create("/wallets", params));
     }
 
     /** Filters {@code status}, {@code tags} (comma-separated), and {@code limit} as the page size. */
@@ -37,23 +40,40 @@ public final class Wallets {
     }
 
     public JsonNode fund(String walletId, BigDecimal amount) {
-        return transport.json(Transport.Call.write("POST", path(walletId) + "/fund", Map.of("amount", amount)));
+        return fund(walletId, amount, null);
+    }
+
+    /** Funds under the caller's {@code idempotencyKey}: the same key with the same amount funds once. */
+    public JsonNode fund(String walletId, BigDecimal amount, String idempotencyKey) {
+        return transport.json(Transport.Call.create(path(walletId) + "/fund", Map.of("amount", amount), idempotencyKey));
     }
 
     /** Funds several wallets, all or nothing: each entry maps a wallet id to its amount. */
     public JsonNode fundBatch(Map<String, BigDecimal> amounts) {
+        return fundBatch(amounts, null);
+    }
+
+    public JsonNode fundBatch(Map<String, BigDecimal> amounts, String idempotencyKey) {
         List<Map<String, Object>> entries = amounts.entrySet().stream()
                 .map(e -> Map.<String, Object>of("walletId", e.getKey(), "amount", e.getValue())).toList();
-        return transport.json(Transport.Call.write("POST", "/wallets/fund-batch", entries));
+        return transport.json(Transport.Call.create("/wallets/fund-batch", entries, idempotencyKey));
     }
 
     public JsonNode withdraw(String walletId, BigDecimal amount) {
-        return transport.json(Transport.Call.write("POST", path(walletId) + "/withdraw", Map.of("amount", amount)));
+        return withdraw(walletId, amount, null);
+    }
+
+    public JsonNode withdraw(String walletId, BigDecimal amount, String idempotencyKey) {
+        return transport.json(Transport.Call.create(path(walletId) + "/withdraw", Map.of("amount", amount), idempotencyKey));
     }
 
     /** Withdraws the whole balance back to the organisation. */
     public JsonNode withdrawAll(String walletId) {
-        return transport.json(Transport.Call.write("POST", path(walletId) + "/withdraw", Map.of("amount", "all")));
+        return withdrawAll(walletId, null);
+    }
+
+    public JsonNode withdrawAll(String walletId, String idempotencyKey) {
+        return transport.json(Transport.Call.create(path(walletId) + "/withdraw", Map.of("amount", "all"), idempotencyKey));
     }
 
     /** Sets the rule ({@code enabled}, {@code triggerBelow}, {@code topupAmount}); {@code enabled: false} removes it. */

@@ -14,9 +14,12 @@ public final class Webhooks {
         this.transport = transport;
     }
 
-    /** Registers {@code url} for {@code events} (names, or {@code "*"}); the answer's {@code signing_secret} is shown only here. */
+    /**
+     * Registers {@code url} for {@code events} (names, or {@code "*"}); the answer's {@code signing_secret}
+     * is shown only here, and to a retry under the same {@code idempotencyKey} entry (made when absent).
+     */
     public JsonNode create(Map<String, ?> params) {
-        return transport.json(Transport.Call.write("POST", "/webhooks", params));
+        return transport.json(Transport.Call.create("/webhooks", params));
     }
 
     public Pages list(Map<String, ?> filters) {

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import javax.net.ssl.SSLContext;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,12 +45,34 @@ class ClientAgainstServerTest {
 
     /** A funded wallet under a new policy with these rules; its session token is the agent's credential. */
     static JsonNode wallet(Map<String, ?> rules, String funds) {
-        Map<String, Object> policy = new java.util.HashMap<>(rules);
-        policy.put("name", "client test " + UUID.randomUUID());
-        String policyId = admin.policies().create(policy).path("id").asText();
-        JsonNode wallet = admin.wallets().create(Map.of("agentId", "agent-" + UUID.randomUUID(), "policyId", policyId));
+        JsonNode wallet = admin.wallets().create(Map.of("agentId", "agent-" + UUID.randomUUID(), "policyId", policy(rules)));
         admin.wallets().fund(wallet.path("id").asText(), new BigDecimal(funds));
         return wallet;
+    }
+
+    /** A new policy's id. */
+    static String policy(Map<String, ?> rules) {
+        Map<String, Object> policy = new java.util.HashMap<>(rules);
+        policy.put("name", "client test " + UUID.randomUUID());
+        return admin.policies().create(policy).path("id").asText();
+    }
+
+    /**
+     * An admin's calls through {@code proxy}, whose first answer it cuts, over TLS 1.2, which keeps record
+     * types visible to the proxy; {@code http} keeps the answers that arrived.
+     */
+    static Transport throughProxy(ResponseDroppingProxy proxy, RecordingHttpClient http) {
+        return new Transport(http, URI.create("https://localhost:" + proxy.port() + "/v1"), server.key("admin"),
+                Duration.ofSeconds(30), 3);
+    }
+
+    static RecordingHttpClient tls12() {
+        return new RecordingHttpClient(HttpClient.newBuilder().sslContext(server.trust("TLSv1.2")).build());
+    }
+
+    private static void assertReplayedOnce(RecordingHttpClient http) {
+        assertThat(http.responses()).singleElement().satisfies(response ->
+                assertThat(response.headers().firstValue("Idempotent-Replayed")).hasValue("true"));
     }
 
     @Test
@@ -133,6 +158,58 @@ class ClientAgainstServerTest {
                     .containsExactly(payment.path("tx_id").asText());
             assertThat(Amounts.of(admin.wallets().retrieve(walletId), "usdc_balance")).isEqualByComparingTo("8.00");
         }
+    }
+
+    @Test
+    void aFundingWhoseAnswerWasCutIsRetriedAndFundsOnce() throws Exception {
+        String walletId = admin.wallets().create(Map.of("agentId", "agent-" + UUID.randomUUID(),
+                "policyId", policy(Map.of()))).path("id").asText();
+        RecordingHttpClient http = tls12();
+        try (ResponseDroppingProxy proxy = new ResponseDroppingProxy(server.httpsPort())) {
+            JsonNode funded = new Wallets(throughProxy(proxy, http)).fund(walletId, new BigDecimal("3.00"));
+
+            assertThat(proxy.droppedResponses()).isEqualTo(1);
+            assertReplayedOnce(http);
+            assertThat(Amounts.of(funded, "usdc_balance")).isEqualByComparingTo("3.00");
+        }
+        assertThat(Amounts.of(admin.wallets().retrieve(walletId), "usdc_balance")).isEqualByComparingTo("3.00");
+        assertThat(admin.wallets().transactions(walletId, Map.of("type", "funding")).stream()).hasSize(1);
+    }
+
+    @Test
+    void aWalletCreationWhoseAnswerWasCutAnswersTheSameWalletAndTokenOnRetry() throws Exception {
+        Map<String, Object> params = Map.of("agentId", "agent-" + UUID.randomUUID(), "policyId", policy(Map.of()),
+                "idempotencyKey", "wallet-" + UUID.randomUUID());
+        RecordingHttpClient http = tls12();
+        JsonNode created;
+        try (ResponseDroppingProxy proxy = new ResponseDroppingProxy(server.httpsPort())) {
+            created = new Wallets(throughProxy(proxy, http)).create(params);
+
+            assertThat(proxy.droppedResponses()).isEqualTo(1);
+            assertReplayedOnce(http);
+        }
+        JsonNode again = admin.wallets().create(params);
+        assertThat(again.path("id").asText()).isEqualTo(created.path("id").asText()).isNotBlank();
+        assertThat(again.path("session_token").asText()).isEqualTo(created.path("session_token").asText()).isNotBlank();
+        assertThat(server.agent(created.path("session_token").asText()).wallets().retrieve(created.path("id").asText())
+                .path("agent_id").asText()).isEqualTo(params.get("agentId"));
+    }
+
+    @Test
+    void aCallersKeyReusedWithAnotherAmountIsAConflictAndFundsOnce() {
+        String walletId = wallet(Map.of(), "1.00").path("id").asText();
+        String key = "fund-" + UUID.randomUUID();
+
+        admin.wallets().fund(walletId, new BigDecimal("5.00"), key);
+        JsonNode replayed = admin.wallets().fund(walletId, new BigDecimal("5.00"), key);
+
+        assertThat(Amounts.of(replayed, "usdc_balance")).isEqualByComparingTo("6.00");
+        assertThatThrownBy(() -> admin.wallets().fund(walletId, new BigDecimal("6.00"), key))
+                .isInstanceOfSatisfying(ConflictException.class, e -> {
+                    assertThat(e.status()).isEqualTo(409);
+                    assertThat(e.code()).isEqualTo("idempotency_conflict");
+                });
+        assertThat(Amounts.of(admin.wallets().retrieve(walletId), "usdc_balance")).isEqualByComparingTo("6.00");
     }
 
     @Test

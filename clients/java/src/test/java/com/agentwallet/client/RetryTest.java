@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Retries against a local fake of the API that answers a scripted status first, then success. */
 class RetryTest {
     private final List<String> bodies = new CopyOnWriteArrayList<>();
+    private final List<String> keys = new CopyOnWriteArrayList<>();
     private HttpServer fake;
 
     /** Answers {@code firstStatus} (with {@code Retry-After} when given) once, then 200 with a small wallet. */
@@ -27,6 +28,7 @@ class RetryTest {
         fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         fake.createContext("/v1/", exchange -> {
             bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            keys.add(String.valueOf(exchange.getRequestHeaders().getFirst("Idempotency-Key")));
             if (always || bodies.size() == 1) {
                 if (retryAfter != null) {
                     exchange.getResponseHeaders().add("Retry-After", retryAfter);
@@ -67,6 +69,7 @@ class RetryTest {
         assertThat(first.path("idempotencyKey").asText()).isNotBlank();
         assertThat(first.path("amount").asText()).isEqualTo("1.50");
         assertThat(Transport.JSON.readTree(bodies.get(1))).isEqualTo(first);
+        assertThat(keys).containsExactly(first.path("idempotencyKey").asText(), first.path("idempotencyKey").asText());
     }
 
     @Test
@@ -95,7 +98,7 @@ class RetryTest {
     }
 
     @Test
-    void aFundingThatMayHaveRunIsNotRepeatedAfterA5xx() throws Exception {
+    void aFundingIsRetriedAfterEvery5xxUnderOneIdempotencyKey() throws Exception {
         AgentWallet client = clientOf(503, "0", true);
 
         assertThatThrownBy(() -> client.wallets().fund("wal_1", BigDecimal.TEN))
@@ -103,6 +106,22 @@ class RetryTest {
                     assertThat(e.status()).isEqualTo(503);
                     assertThat(e.code()).isEqualTo("service_unavailable");
                 });
-        assertThat(bodies).hasSize(1);
+        assertThat(bodies).hasSize(4);
+        assertThat(keys).doesNotContain("null").containsOnly(keys.get(0));
+    }
+
+    @Test
+    void eachCallMakesItsOwnKeyAndACallersKeyIsSentAsItIs() throws Exception {
+        AgentWallet client = clientOf(200, null, false);
+
+        client.wallets().fund("wal_1", BigDecimal.ONE);
+        client.wallets().fund("wal_1", BigDecimal.ONE);
+        client.wallets().fund("wal_1", BigDecimal.ONE, "fund-1");
+        client.wallets().create(Map.of("agentId", "agent-1", "idempotencyKey", "wallet-1"));
+        client.wallets().retrieve("wal_1");
+
+        assertThat(keys.subList(0, 2)).doesNotContain("null").doesNotHaveDuplicates();
+        assertThat(keys.subList(2, 5)).containsExactly("fund-1", "wallet-1", "null");
+        assertThat(Transport.JSON.readTree(bodies.get(3))).isEqualTo(Transport.JSON.readTree("{\"agentId\":\"agent-1\"}"));
     }
 }
