@@ -17,7 +17,7 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Per attempt; default 30000. */
   timeoutMs?: number;
-  /** Retries after the first attempt; default 3. */
+  /** Retries after the first attempt, after a network failure, a 5xx or a 429; default 3. */
   maxRetries?: number;
   /** First backoff bound; default 500. Waits are uniform in [0, min(cap, base * 2^attempt)). */
   backoffBaseMs?: number;
@@ -198,7 +198,7 @@ export interface PaymentParams {
   amount: Amount;
   currency?: 'USDC';
   memo?: string;
-  /** Made by the client when left out, and reused by its retries. */
+  /** Sent in the body and as `Idempotency-Key`; made by the client when left out, and reused by its retries. */
   idempotencyKey?: string;
   /** Ask for the co-signature below the policy's threshold too. */
   requireCoSign?: boolean;
@@ -207,6 +207,14 @@ export interface PaymentParams {
 export interface AgentOptions {
   /** The agent's session token, sent as `Session-Token` when the client holds an API key. */
   sessionToken?: string;
+}
+
+export interface KeyOptions {
+  /**
+   * Sent as `Idempotency-Key` (1 to 255 printable ASCII characters); made by the client when left out,
+   * and reused by its retries. The same key with another request is a 409 `idempotency_conflict`.
+   */
+  idempotencyKey?: string;
 }
 
 export interface TransactionFilters extends ListParams {
@@ -219,13 +227,14 @@ export interface TransactionFilters extends ListParams {
 declare class Wallets {
   create(params: {
     agentId: string; policyId: string; label?: string; tags?: string[]; ownerOrg?: string; sessionTtlSeconds?: number;
-  }): Promise<CreatedWallet>;
+  }, options?: KeyOptions): Promise<CreatedWallet>;
   retrieve(walletId: string): Promise<Wallet>;
   update(walletId: string, params: { label?: string; policyId?: string; status?: 'active' | 'frozen' }): Promise<Wallet>;
   list(params?: ListParams & { status?: Wallet['status']; tags?: string[] | string }): AsyncIterable<Wallet>;
-  fund(walletId: string, params: { amount: Amount; currency?: 'USDC' }): Promise<Wallet>;
-  fundBatch(lines: { walletId: string; amount: Amount; currency?: 'USDC' }[]): Promise<Page<Wallet>>;
-  withdraw(walletId: string, params: { amount: Amount | 'all'; currency?: 'USDC' }): Promise<Wallet>;
+  fund(walletId: string, params: { amount: Amount; currency?: 'USDC' }, options?: KeyOptions): Promise<Wallet>;
+  fundBatch(
+    lines: { walletId: string; amount: Amount; currency?: 'USDC' }[], options?: KeyOptions): Promise<Page<Wallet>>;
+  withdraw(walletId: string, params: { amount: Amount | 'all'; currency?: 'USDC' }, options?: KeyOptions): Promise<Wallet>;
   setAutoTopup(walletId: string, params: { enabled: boolean; triggerBelow?: Amount; topupAmount?: Amount }): Promise<Wallet>;
   rotateToken(walletId: string, params?: { ttlSeconds?: number }): Promise<SessionToken>;
   /** Archives: `DELETE /wallets/{id}`. */
@@ -248,7 +257,7 @@ declare class Escrows {
   create(params: {
     fromWallet?: string; toWallet: string; amount: Amount; currency?: 'USDC'; taskDescription?: string;
     timeoutSeconds: number; expectedProof?: string;
-  }, options?: AgentOptions): Promise<Escrow>;
+  }, options?: AgentOptions & KeyOptions): Promise<Escrow>;
   list(params?: ListParams & { walletId?: string; status?: Escrow['status'] }): AsyncIterable<Escrow>;
   retrieve(escrowId: string): Promise<Escrow>;
   /** `proof`: 64 lowercase hex characters of SHA-256; `proofType` defaults to `output_hash`. */
@@ -258,11 +267,11 @@ declare class Escrows {
 }
 
 declare class Policies {
-  create(params: PolicyFields & { name: string }): Promise<Policy>;
+  create(params: PolicyFields & { name: string }, options?: KeyOptions): Promise<Policy>;
   list(params?: ListParams): AsyncIterable<Policy>;
   retrieve(policyId: string): Promise<Policy>;
   update(policyId: string, params: PolicyFields): Promise<Policy>;
-  clone(policyId: string, overrides?: PolicyFields): Promise<Policy>;
+  clone(policyId: string, overrides?: PolicyFields, options?: KeyOptions): Promise<Policy>;
   delete(policyId: string): Promise<Policy>;
   auditLog(policyId: string, params?: ListParams): AsyncIterable<PolicyAuditEntry>;
 }
@@ -275,13 +284,15 @@ declare class Recipients {
 declare class Transactions {
   list(params?: TransactionFilters & { walletId?: string }): AsyncIterable<Transaction>;
   retrieve(txId: string): Promise<Transaction>;
-  createExport(params: { format: 'csv' | 'json'; walletId?: string; from?: Timestamp; to?: Timestamp }): Promise<ExportJob>;
+  createExport(params: {
+    format: 'csv' | 'json'; walletId?: string; from?: Timestamp; to?: Timestamp;
+  }, options?: KeyOptions): Promise<ExportJob>;
   retrieveExport(exportId: string): Promise<ExportJob>;
   downloadExport(exportId: string): Promise<string>;
 }
 
 declare class Webhooks {
-  create(params: { url: string; events: string[] | '*' }): Promise<CreatedWebhook>;
+  create(params: { url: string; events: string[] | '*' }, options?: KeyOptions): Promise<CreatedWebhook>;
   list(params?: ListParams): AsyncIterable<Webhook>;
   retrieve(webhookId: string): Promise<Webhook>;
   update(webhookId: string, params: { url?: string; events?: string[] | '*'; status?: 'active' }): Promise<Webhook>;

@@ -20,21 +20,11 @@ function retryAfterSeconds(headers) {
   return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
 }
 
-// A connection refused or a name that does not resolve never reached the server, so even a request
-// that must not run twice may be sent again.
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-function neverSent(error) {
-  const code = error?.cause?.code ?? error?.code;
-  return NEVER_SENT.has(code);
-}
-
 /**
- * Sends requests with the credential, the timeout and the retries. A request is `replayable` when
- * sending it twice cannot do twice what it does (reads, PUT/PATCH/DELETE, state transitions, and a
- * payment, whose idempotency key makes the server answer a repeat with the first result); others
- * (funding, withdrawing, escrow locks, creations without a key) are repeated only when the server
- * surely did not run them: a 429, or a connection that was never made.
+ * Sends requests with the credential, the timeout and the retries. Every request is retried after a
+ * network failure, a 5xx or a 429: a creating request carries an `Idempotency-Key`, so the server
+ * answers its repeat with what the first made; a state change moves at most once (its repeat is a
+ * 409 `invalid_state`); reads, PATCH and DELETE are safe to repeat.
  */
 export class Transport {
   constructor(options) {
@@ -59,7 +49,7 @@ export class Transport {
    * One API call. `body` and `query` are camelCase and sent as snake_case; the answer comes back
    * camelCase. `raw: true` answers the Response's text instead (export downloads).
    */
-  async request(method, path, { body, query, headers = {}, replayable, raw = false } = {}) {
+  async request(method, path, { body, query, headers = {}, raw = false } = {}) {
     const url = new URL(this.baseUrl + path);
     for (const [key, value] of Object.entries(toWire(query ?? {}))) {
       if (value !== null) url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
@@ -74,13 +64,15 @@ export class Transport {
       },
       body: body === undefined ? undefined : JSON.stringify(toWire(body)),
     };
-    const mayRepeat = replayable ?? method !== 'POST';
     for (let attempt = 0; ; attempt++) {
       let response;
+      let text;
       try {
         response = await this.fetch(url, { ...sent, signal: AbortSignal.timeout(this.timeoutMs) });
+        // Read inside the try: a connection cut while the body arrives is a network failure too.
+        text = await response.text();
       } catch (cause) {
-        if (attempt < this.maxRetries && (mayRepeat || neverSent(cause))) {
+        if (attempt < this.maxRetries) {
           await sleep(this.backoffMs(attempt));
           continue;
         }
@@ -89,11 +81,7 @@ export class Transport {
           code: 'connection_error',
         });
       }
-      if (response.ok) {
-        if (raw) return response.text();
-        return fromWire(await response.json());
-      }
-      const text = await response.text();
+      if (response.ok) return raw ? text : fromWire(JSON.parse(text));
       let parsed = null;
       try {
         parsed = JSON.parse(text);
@@ -101,8 +89,7 @@ export class Transport {
         // A proxy's HTML error page: the status alone still types the error.
       }
       const retryAfter = retryAfterSeconds(response.headers);
-      const retry = response.status === 429 || (response.status >= 500 && mayRepeat);
-      if (retry && attempt < this.maxRetries) {
+      if ((response.status === 429 || response.status >= 500) && attempt < this.maxRetries) {
         await sleep(retryAfter !== null ? retryAfter * 1000 : this.backoffMs(attempt));
         continue;
       }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { AgentWallet, base58Encode, coSignerPublicKey } from '../src/index.js';
 
 export const server = JSON.parse(process.env.AGENT_WALLET_TEST_SERVER ?? 'null');
@@ -14,14 +15,29 @@ export const coSignerSecretKey = org.co_signer_secret_key;
 export const unique = (prefix) => `${prefix}-${randomUUID()}`;
 export const randomAddress = () => base58Encode(randomBytes(32));
 
+const DECODE = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+const decoded = (body, encoding) => (DECODE[encoding] ?? ((bytes) => bytes))(body).toString('utf8');
+
 export const tlsOptions = () => ({ pfx: readFileSync(server.keyStore.path), passphrase: server.keyStore.password });
+
+/** A new wallet, not funded, under a new policy; the answer holds the wallet's `sessionToken`. */
+export async function newWallet(policy = {}) {
+  const created = await admin.policies.create({ name: unique('ts-policy'), ...policy });
+  return admin.wallets.create({ agentId: unique('ts-agent'), policyId: created.id });
+}
 
 /** A new funded wallet under a new policy; the answer holds the wallet's `sessionToken`. */
 export async function fundedWallet(policy = {}, amount = '100.00') {
-  const created = await admin.policies.create({ name: unique('ts-policy'), ...policy });
-  const wallet = await admin.wallets.create({ agentId: unique('ts-agent'), policyId: created.id });
+  const wallet = await newWallet(policy);
   await admin.wallets.fund(wallet.id, { amount });
   return wallet;
+}
+
+/** The wallet's funding transactions. */
+export async function fundings(walletId) {
+  const found = [];
+  for await (const tx of admin.wallets.transactions(walletId, { type: 'funding' })) found.push(tx);
+  return found;
 }
 
 export const agentClient = (wallet, options = {}) =>
@@ -33,7 +49,8 @@ export const coSignPolicy = (threshold) => ({ requireCoSign: threshold, coSigner
  * An HTTPS proxy in front of the server, with the server's own certificate, that lets a test decide
  * per request: `decide(request, n)` answers `'forward'`, `'cut'` (forward, wait for the server's
  * answer, then drop the connection without passing it on) or `{ status, headers, body }` to answer
- * itself. `requests` records what reached the proxy.
+ * itself. `requests` records what reached the proxy and, for a forwarded or cut request, the server's
+ * `answer` `{ status, headers, body }`.
  */
 export async function startProxy(decide) {
   const requests = [];
@@ -58,12 +75,15 @@ export async function startProxy(decide) {
         const answerChunks = [];
         answer.on('data', (chunk) => answerChunks.push(chunk));
         answer.on('end', () => {
+          const answerBody = Buffer.concat(answerChunks);
+          const { statusCode: status, headers } = answer;
+          seen.answer = { status, headers, body: decoded(answerBody, headers['content-encoding']) };
           if (decision === 'cut') {
             req.socket.destroy();
             return;
           }
           res.writeHead(answer.statusCode, answer.headers);
-          res.end(Buffer.concat(answerChunks));
+          res.end(answerBody);
         });
       });
       upstream.on('error', () => req.socket.destroy());
