@@ -26,12 +26,8 @@ class Response:
         return json.loads(self.body.decode("utf-8")) if self.body else None
 
 
-class _NotSent(Exception):
-    """The connection failed before a byte of the request left, so the server cannot have acted on it."""
-
-
 class Transport:
-    """Sends requests to one base URL; retries what is safe to retry, with full-jitter backoff."""
+    """Sends requests to one base URL; retries failures that may pass, with full-jitter backoff."""
 
     def __init__(self, base_url: str, timeout_seconds: float, max_retries: int,
                  ssl_context: Optional[ssl.SSLContext], user_agent: str,
@@ -50,14 +46,13 @@ class Transport:
         self._sleep = sleep
 
     def request(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None,
-                body: Any = None, headers: Optional[Mapping[str, str]] = None,
-                replay_safe: bool) -> Response:
+                body: Any = None, headers: Optional[Mapping[str, str]] = None) -> Response:
         """Sends and answers the response of a 2xx; raises the typed error otherwise.
 
-        `replay_safe` says whether sending the request twice has the effect of sending it once
-        (a read, a PUT/PATCH/DELETE, a payment with its idempotency key). Only such requests are
-        retried after a 5xx or a connection cut mid-request; any request is retried after a 429
-        or a connection that never opened, since the server has not acted on those.
+        Every request is retried after a network failure, a 5xx or a 429: a creating request
+        carries an `Idempotency-Key` that its retries repeat, so the server makes it once; a state
+        change takes effect at most once (a retry of one that did is a 409 `invalid_state`); the
+        other methods set or read a state.
         """
         target = self._prefix + "/" + "/".join(quote(segment, safe="") for segment in path.strip("/").split("/"))
         if query:
@@ -74,23 +69,16 @@ class Transport:
         while True:
             try:
                 response = self._send(method, target, payload, sent_headers)
-            except _NotSent as cut:
+            except (OSError, http.client.HTTPException) as failure:
                 if attempt >= self._max_retries:
-                    raise ApiConnectionError(f"could not connect to {self._host}: {cut.__cause__}") from cut.__cause__
-                self._sleep(_backoff(attempt))
-                attempt += 1
-                continue
-            except (OSError, http.client.HTTPException) as cut:
-                if not replay_safe or attempt >= self._max_retries:
-                    raise ApiConnectionError(f"{method} {target} got no answer: {cut!r}") from cut
+                    raise ApiConnectionError(f"{method} {target} got no answer: {failure!r}") from failure
                 self._sleep(_backoff(attempt))
                 attempt += 1
                 continue
 
             if 200 <= response.status < 300:
                 return response
-            retryable = response.status == 429 or (response.status >= 500 and replay_safe)
-            if not retryable or attempt >= self._max_retries:
+            if not (response.status == 429 or response.status >= 500) or attempt >= self._max_retries:
                 raise _error(response)
             retry_after = parse_retry_after(response.headers.get("retry-after"))
             self._sleep(retry_after if retry_after is not None else _backoff(attempt))
@@ -109,8 +97,6 @@ class Transport:
                 # Trying again cannot make the certificate trusted; say so at once.
                 raise ApiConnectionError(f"the certificate of {self._host} is not trusted ({untrusted.verify_message});"
                                          " for a self-signed server pass ca_file or ssl_context") from untrusted
-            except (OSError, http.client.HTTPException) as failure:
-                raise _NotSent() from failure
             connection.request(method, target, body=payload, headers=dict(headers))
             answer = connection.getresponse()
             return Response(answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read())

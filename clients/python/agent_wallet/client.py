@@ -32,6 +32,11 @@ def _fields(**values: Any) -> Dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def _key(idempotency_key: Optional[str]) -> str:
+    """The caller's key, else a new one: made once per call, so every retry of the call repeats it."""
+    return idempotency_key or str(uuid.uuid4())
+
+
 def _changes(**values: Any) -> Dict[str, Any]:
     """The body of a PATCH: fields left out are kept, fields given as None are cleared."""
     return {k: v for k, v in values.items() if v is not _UNSET}
@@ -71,9 +76,9 @@ class _Resource:
 class Wallets(_Resource):
     def create(self, *, agent_id: str, policy_id: str, label: Optional[str] = None,
                tags: Optional[Sequence[str]] = None, owner_org: Optional[str] = None,
-               session_ttl_seconds: Optional[int] = None) -> Wallet:
-        """A wallet; its `session_token` is in this answer only: hand it to the agent."""
-        return self._call("POST", "/wallets", body=_fields(
+               session_ttl_seconds: Optional[int] = None, idempotency_key: Optional[str] = None) -> Wallet:
+        """A wallet; its `session_token` is in this answer only (and in a replay of it): hand it to the agent."""
+        return self._call("POST", "/wallets", idempotency_key=_key(idempotency_key), body=_fields(
             agent_id=agent_id, policy_id=policy_id, label=label, tags=list(tags) if tags is not None else None,
             owner_org=owner_org, session_ttl_seconds=session_ttl_seconds))
 
@@ -90,17 +95,21 @@ class Wallets(_Resource):
         return self._call("PATCH", f"/wallets/{wallet_id}",
                           body=_changes(label=label, policy_id=policy_id, status=status))
 
-    def fund(self, wallet_id: str, *, amount: str, currency: Optional[str] = None) -> Wallet:
-        return self._call("POST", f"/wallets/{wallet_id}/fund", body=_fields(amount=amount, currency=currency))
+    def fund(self, wallet_id: str, *, amount: str, currency: Optional[str] = None,
+             idempotency_key: Optional[str] = None) -> Wallet:
+        return self._call("POST", f"/wallets/{wallet_id}/fund", idempotency_key=_key(idempotency_key),
+                          body=_fields(amount=amount, currency=currency))
 
-    def fund_batch(self, lines: Sequence[FundingLine]) -> List[Wallet]:
+    def fund_batch(self, lines: Sequence[FundingLine], *, idempotency_key: Optional[str] = None) -> List[Wallet]:
         """Funds several wallets, all or nothing; answers the wallets in the order given."""
-        page = self._call("POST", "/wallets/fund-batch", body=[dict(line) for line in lines])
+        page = self._call("POST", "/wallets/fund-batch", idempotency_key=_key(idempotency_key),
+                          body=[dict(line) for line in lines])
         return cast(List[Wallet], page["data"])
 
-    def withdraw(self, wallet_id: str, *, amount: str) -> Wallet:
+    def withdraw(self, wallet_id: str, *, amount: str, idempotency_key: Optional[str] = None) -> Wallet:
         """Back to the organisation; `amount` is a decimal string or "all"."""
-        return self._call("POST", f"/wallets/{wallet_id}/withdraw", body={"amount": amount})
+        return self._call("POST", f"/wallets/{wallet_id}/withdraw", idempotency_key=_key(idempotency_key),
+                          body={"amount": amount})
 
     def set_auto_topup(self, wallet_id: str, *, enabled: bool, trigger_below: Optional[str] = None,
                        topup_amount: Optional[str] = None) -> Wallet:
@@ -139,16 +148,15 @@ class Payments(_Resource):
         An agent may leave out `wallet_id`; a backend with an API key names it and passes the
         agent's `session_token` (or the client's default one is sent).
         """
-        key = idempotency_key or str(uuid.uuid4())
-        return self._call("POST", "/payments", replay_safe=True, agent_token=session_token,
+        key = _key(idempotency_key)
+        return self._call("POST", "/payments", idempotency_key=key, agent_token=session_token,
                           body=self._body(wallet_id, to, amount, currency, memo, key, require_co_sign))
 
     def dry_run(self, *, to: str, amount: str, wallet_id: Optional[str] = None, currency: Optional[str] = None,
                 memo: Optional[str] = None, require_co_sign: Optional[bool] = None,
                 session_token: Optional[str] = None) -> PaymentDecision:
         """What a payment would meet (`allowed`, `needs_co_sign`, `blocked`); nothing is recorded or moved."""
-        return self._call("POST", "/payments", replay_safe=True, agent_token=session_token,
-                          headers={"Dry-Run": "true"},
+        return self._call("POST", "/payments", agent_token=session_token, headers={"Dry-Run": "true"},
                           body=self._body(wallet_id, to, amount, currency, memo, None, require_co_sign))
 
     def retrieve(self, tx_id: str) -> Transaction:
@@ -184,15 +192,14 @@ class Escrows(_Resource):
 
     def create(self, *, to_wallet: str, amount: str, timeout_seconds: int, from_wallet: Optional[str] = None,
                task_description: Optional[str] = None, expected_proof: Optional[str] = None,
-               currency: Optional[str] = None, session_token: Optional[str] = None) -> Escrow:
-        """Locks `amount` until the receiver completes with the proof, or the timeout refunds it.
-
-        The server takes no idempotency key here, so a cut connection is not retried (it could lock
-        twice): list the wallet's escrows before repeating.
-        """
-        return self._call("POST", "/payments/a2a", agent_token=session_token, body=_fields(
-            from_wallet=from_wallet, to_wallet=to_wallet, amount=amount, currency=currency,
-            task_description=task_description, timeout_seconds=timeout_seconds, expected_proof=expected_proof))
+               currency: Optional[str] = None, session_token: Optional[str] = None,
+               idempotency_key: Optional[str] = None) -> Escrow:
+        """Locks `amount` until the receiver completes with the proof, or the timeout refunds it."""
+        body = _fields(from_wallet=from_wallet, to_wallet=to_wallet, amount=amount, currency=currency,
+                       task_description=task_description, timeout_seconds=timeout_seconds,
+                       expected_proof=expected_proof)
+        return self._call("POST", "/payments/a2a", idempotency_key=_key(idempotency_key), agent_token=session_token,
+                          body=body)
 
     def list(self, *, wallet_id: Optional[str] = None, status: Optional[str] = None,
              limit: Optional[int] = None) -> Paginator[Escrow]:
@@ -223,9 +230,10 @@ class Policies(_Resource):
                max_per_month: Optional[str] = None, velocity_cap: Optional[int] = None,
                allowed_recipients: Optional[Sequence[str]] = None,
                blocked_categories: Optional[Sequence[str]] = None, expiry: Optional[str] = None,
-               require_co_sign: Optional[str] = None, co_signer: Optional[str] = None) -> Policy:
+               require_co_sign: Optional[str] = None, co_signer: Optional[str] = None,
+               idempotency_key: Optional[str] = None) -> Policy:
         """Amounts are decimal strings; `co_signer` is a base58 Ed25519 public key, needed with `require_co_sign`."""
-        return self._call("POST", "/policies", body=_fields(
+        return self._call("POST", "/policies", idempotency_key=_key(idempotency_key), body=_fields(
             name=name, max_per_tx=max_per_tx, max_per_day=max_per_day, max_per_month=max_per_month,
             velocity_cap=velocity_cap, allowed_recipients=_list_or_none(allowed_recipients),
             blocked_categories=_list_or_none(blocked_categories), expiry=expiry,
@@ -242,10 +250,11 @@ class Policies(_Resource):
         _check_policy_fields(changes)
         return self._call("PATCH", f"/policies/{policy_id}", body=changes)
 
-    def clone(self, policy_id: str, **overrides: Any) -> Policy:
+    def clone(self, policy_id: str, *, idempotency_key: Optional[str] = None, **overrides: Any) -> Policy:
         """A copy named "… (copy)" unless `name` is given, with `overrides` applied as by `update`."""
         _check_policy_fields(overrides)
-        return self._call("POST", f"/policies/{policy_id}/clone", body=overrides or None)
+        return self._call("POST", f"/policies/{policy_id}/clone", idempotency_key=_key(idempotency_key),
+                          body=overrides or None)
 
     def delete(self, policy_id: str) -> Policy:
         return self._call("DELETE", f"/policies/{policy_id}")
@@ -276,9 +285,9 @@ class Transactions(_Resource):
         return self._call("GET", f"/transactions/{tx_id}")
 
     def export(self, *, format: str, wallet_id: Optional[str] = None, from_: Optional[str] = None,
-               to: Optional[str] = None) -> ExportJob:
+               to: Optional[str] = None, idempotency_key: Optional[str] = None) -> ExportJob:
         """Starts an export job (`csv` or `json`); poll `retrieve_export` until `ready`."""
-        return self._call("POST", "/transactions/export",
+        return self._call("POST", "/transactions/export", idempotency_key=_key(idempotency_key),
                           body=_fields(format=format, wallet_id=wallet_id, **{"from": from_}, to=to))
 
     def retrieve_export(self, export_id: str) -> ExportJob:
@@ -290,9 +299,10 @@ class Transactions(_Resource):
 
 
 class Webhooks(_Resource):
-    def create(self, *, url: str, events: Sequence[str]) -> Webhook:
-        """`events` are event names or `["*"]`; the answer's `signing_secret` is shown only here."""
-        return self._call("POST", "/webhooks", body={"url": url, "events": list(events)})
+    def create(self, *, url: str, events: Sequence[str], idempotency_key: Optional[str] = None) -> Webhook:
+        """`events` are event names or `["*"]`; the answer's `signing_secret` is shown only here (and in a replay)."""
+        return self._call("POST", "/webhooks", idempotency_key=_key(idempotency_key),
+                          body={"url": url, "events": list(events)})
 
     def list(self, *, limit: Optional[int] = None) -> Paginator[Webhook]:
         return self._list("/webhooks", {"limit": limit})
@@ -360,13 +370,13 @@ class AgentWallet:
 
     def _request(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None, body: Any = None,
                  headers: Optional[Mapping[str, str]] = None, agent_token: Optional[str] = None,
-                 replay_safe: Optional[bool] = None, raw: bool = False) -> Any:
+                 idempotency_key: Optional[str] = None, raw: bool = False) -> Any:
         sent = {"Authorization": f"Bearer {self._api_key or self._session_token}"}
         token = agent_token or self._session_token
         if self._api_key and token and path in ("/payments", "/payments/a2a"):
             sent["Session-Token"] = token
+        if idempotency_key is not None:
+            sent["Idempotency-Key"] = idempotency_key
         sent.update(headers or {})
-        # Only POSTs can act twice; the others set a state or read one.
-        safe = replay_safe if replay_safe is not None else method != "POST"
-        response = self._transport.request(method, path, query=query, body=body, headers=sent, replay_safe=safe)
+        response = self._transport.request(method, path, query=query, body=body, headers=sent)
         return response.body if raw else response.json()

@@ -5,7 +5,8 @@ import json
 import socket
 import time
 import unittest
-from typing import List, Tuple
+import uuid
+from typing import List, NamedTuple, Optional, Tuple
 
 import agent_wallet
 from tests.support import QuietHandler, local_certificate, serve_https, stop
@@ -15,19 +16,28 @@ UNAVAILABLE = {"error": {"code": "service_unavailable", "message": "try again", 
 RATE_LIMITED = {"error": {"code": "rate_limit_exceeded", "message": "slow down", "request_id": "req_2"}}
 
 
+class Request(NamedTuple):
+    method: str
+    path: str
+    at: float
+    idempotency_key: Optional[str]
+    body: bytes
+
+
 class Script:
     """The answers to give, in order, and what was asked."""
 
     def __init__(self, answers: List[Tuple[int, dict, Tuple[Tuple[str, str], ...]]]) -> None:
         self.answers = answers
-        self.requests: List[Tuple[str, str, float]] = []
+        self.requests: List[Request] = []
 
 
 def scripted(script: Script):
     class Handler(QuietHandler):
         def _serve(self) -> None:
-            self.read_body()
-            script.requests.append((self.command, self.path, time.monotonic()))
+            body = self.read_body()
+            script.requests.append(Request(self.command, self.path, time.monotonic(),
+                                           self.headers.get("Idempotency-Key"), body))
             status, body, headers = script.answers.pop(0) if script.answers else (200, WALLET, ())
             self.answer(status, json.dumps(body).encode(), headers)
 
@@ -59,18 +69,45 @@ class RetryTest(unittest.TestCase):
         client.wallets.retrieve(WALLET["id"])
 
         self.assertEqual(len(script.requests), 2)
-        waited = script.requests[1][2] - script.requests[0][2]
+        waited = script.requests[1].at - script.requests[0].at
         self.assertGreaterEqual(waited, 1.0)
 
-    def test_a_429_is_retried_even_for_a_post_the_server_cannot_deduplicate(self) -> None:
-        script, client = self.start([(429, RATE_LIMITED, (("Retry-After", "0"),))])
+    def test_a_funding_retried_after_a_503_repeats_its_idempotency_key_and_the_next_call_has_another(self) -> None:
+        script, client = self.start([(503, UNAVAILABLE, (("Retry-After", "0"),))])
 
         client.wallets.fund(WALLET["id"], amount="1.00")
+        client.wallets.fund(WALLET["id"], amount="1.00")
 
-        self.assertEqual([r[0] for r in script.requests], ["POST", "POST"])
+        first, retry, next_call = script.requests
+        self.assertEqual([r.method for r in script.requests], ["POST"] * 3)
+        self.assertEqual(uuid.UUID(first.idempotency_key).version, 4)
+        self.assertEqual(retry.idempotency_key, first.idempotency_key)
+        self.assertNotEqual(next_call.idempotency_key, first.idempotency_key)
 
-    def test_a_funding_is_not_repeated_after_a_503_since_it_might_have_been_booked(self) -> None:
+    def test_a_callers_key_is_sent_by_every_attempt(self) -> None:
+        script, client = self.start([(429, RATE_LIMITED, (("Retry-After", "0"),))])
+
+        client.wallets.create(agent_id="agent-1", policy_id="pol_1", idempotency_key="create-agent-1")
+
+        self.assertEqual([r.idempotency_key for r in script.requests], ["create-agent-1"] * 2)
+
+    def test_a_payment_sends_the_same_key_in_its_header_and_its_body(self) -> None:
+        script, client = self.start([])
+
+        client.payments.create(to="addr", amount="1.00")
+
+        (payment,) = script.requests
+        self.assertEqual(json.loads(payment.body)["idempotency_key"], payment.idempotency_key)
+
+    def test_a_state_change_is_retried_after_a_503_without_a_key(self) -> None:
         script, client = self.start([(503, UNAVAILABLE, (("Retry-After", "0"),))])
+
+        client.payments.reject("tx_1", reason="no")
+
+        self.assertEqual([(r.method, r.idempotency_key) for r in script.requests], [("POST", None)] * 2)
+
+    def test_the_last_5xx_is_raised_typed_once_the_retries_are_spent(self) -> None:
+        script, client = self.start([(503, UNAVAILABLE, (("Retry-After", "0"),))] * 4)
 
         with self.assertRaises(agent_wallet.ApiError) as raised:
             client.wallets.fund(WALLET["id"], amount="1.00")
@@ -78,7 +115,8 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(raised.exception.status, 503)
         self.assertEqual(raised.exception.code, "service_unavailable")
         self.assertEqual(raised.exception.request_id, "req_1")
-        self.assertEqual(len(script.requests), 1)
+        self.assertEqual(len(script.requests), 4)
+        self.assertEqual(len({r.idempotency_key for r in script.requests}), 1)
 
     def test_after_three_retries_the_last_error_is_raised(self) -> None:
         limited = (429, RATE_LIMITED, (("Retry-After", "0"),))

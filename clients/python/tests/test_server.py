@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import http.client
 import importlib.util
+import json
 import ssl
 import threading
 import unittest
 import uuid
 from decimal import Decimal
-from typing import List
+from typing import List, Optional
 
 import agent_wallet
 from agent_wallet._base58 import b58decode, b58encode
@@ -149,29 +150,76 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(signed["status"], "confirmed")
         self.assertEqual(self.admin.wallets.retrieve(wallet["id"])["usdc_balance"], "80.00")
 
+    def through_proxy(self, proxy: "CuttingProxy", **credential: str) -> agent_wallet.AgentWallet:
+        self.addCleanup(stop, proxy.https)
+        return agent_wallet.AgentWallet(base_url=f"https://localhost:{proxy.port}/v1", ca_file=local_certificate()[0],
+                                        **credential)
+
     def test_a_payment_retried_after_its_connection_was_cut_pays_once(self) -> None:
         wallet = self.funded_wallet(amount="10.00")
-        proxy = CuttingProxy(self.server)
-        self.addCleanup(stop, proxy.https)
-        agent = agent_wallet.AgentWallet(session_token=wallet["session_token"],
-                                         base_url=f"https://localhost:{proxy.port}/v1", ca_file=local_certificate()[0])
+        proxy = CuttingProxy(self.server, "POST", "/payments")
+        agent = self.through_proxy(proxy, session_token=wallet["session_token"])
 
         payment = agent.payments.create(to=random_address(), amount="3.00")
 
-        self.assertEqual(proxy.payment_bodies[0], proxy.payment_bodies[1])
-        self.assertEqual(len(proxy.payment_bodies), 2)
+        self.assertEqual(proxy.bodies[0], proxy.bodies[1])
+        self.assertEqual(len(proxy.bodies), 2)
         self.assertEqual(proxy.replayed, ["true"])
         payments = list(self.admin.wallets.list_transactions(wallet["id"], type="payment"))
         self.assertEqual([tx["tx_id"] for tx in payments], [payment["tx_id"]])
         self.assertEqual(self.admin.wallets.retrieve(wallet["id"])["usdc_balance"], "7.00")
 
+    def test_a_funding_retried_after_its_connection_was_cut_funds_once(self) -> None:
+        policy_id = self.admin.policies.create(name=f"py-{uuid.uuid4().hex[:8]}")["id"]
+        wallet = self.admin.wallets.create(agent_id=f"py-agent-{uuid.uuid4().hex}", policy_id=policy_id)
+        proxy = CuttingProxy(self.server, "POST", "/fund")
+        admin = self.through_proxy(proxy, api_key=self.server.org()["keys"]["admin"])
+
+        funded = admin.wallets.fund(wallet["id"], amount="12.50")
+
+        self.assertEqual(len(proxy.keys), 2)
+        self.assertEqual(proxy.keys[0], proxy.keys[1])
+        self.assertEqual(proxy.replayed, ["true"])
+        self.assertEqual(funded["usdc_balance"], "12.50")
+        self.assertEqual(self.admin.wallets.retrieve(wallet["id"])["usdc_balance"], "12.50")
+        fundings = list(self.admin.wallets.list_transactions(wallet["id"], type="funding"))
+        self.assertEqual([Decimal(tx["amount"]) for tx in fundings], [Decimal("12.50")])
+
+    def test_a_wallet_creation_retried_after_its_connection_was_cut_answers_the_wallet_it_made(self) -> None:
+        policy_id = self.admin.policies.create(name=f"py-{uuid.uuid4().hex[:8]}")["id"]
+        agent_id = f"py-agent-{uuid.uuid4().hex}"
+        proxy = CuttingProxy(self.server, "POST", "/wallets")
+        admin = self.through_proxy(proxy, api_key=self.server.org()["keys"]["admin"])
+
+        wallet = admin.wallets.create(agent_id=agent_id, policy_id=policy_id)
+
+        lost = json.loads(proxy.cut_answer)
+        self.assertEqual(proxy.replayed, ["true"])
+        self.assertEqual((wallet["id"], wallet["session_token"]), (lost["id"], lost["session_token"]))
+        self.assertEqual(self.server.agent(wallet["session_token"]).wallets.retrieve(wallet["id"])["id"], wallet["id"])
+
+    def test_a_callers_key_reused_with_another_body_is_an_idempotency_conflict(self) -> None:
+        wallet = self.funded_wallet(amount="1.00")
+        key = f"py-fund-{uuid.uuid4().hex}"
+        self.admin.wallets.fund(wallet["id"], amount="2.00", idempotency_key=key)
+
+        with self.assertRaises(agent_wallet.ConflictError) as raised:
+            self.admin.wallets.fund(wallet["id"], amount="3.00", idempotency_key=key)
+
+        self.assertEqual(raised.exception.status, 409)
+        self.assertEqual(raised.exception.code, "idempotency_conflict")
+        self.assertEqual(self.admin.wallets.retrieve(wallet["id"])["usdc_balance"], "3.00")
+
 
 class CuttingProxy:
-    """Forwards to the real server, but cuts the connection of the first payment once its answer came."""
+    """Forwards to the real server, but cuts the connection of the first `method` to a path ending in
+    `path_end` once its answer came, as a network failing after the server acted would."""
 
-    def __init__(self, target: harness.Server) -> None:
-        self.payment_bodies: List[bytes] = []
+    def __init__(self, target: harness.Server, method: str, path_end: str) -> None:
+        self.bodies: List[bytes] = []
+        self.keys: List[Optional[str]] = []
         self.replayed: List[str] = []
+        self.cut_answer = b""
         lock = threading.Lock()
         upstream_tls = ssl.create_default_context(cafile=target.ca_file)
         proxy = self
@@ -186,13 +234,16 @@ class CuttingProxy:
                 answer_body = answer.read()
                 upstream.close()
                 with lock:
-                    is_payment = self.command == "POST" and self.path.endswith("/payments")
-                    if is_payment:
-                        proxy.payment_bodies.append(body)
-                    first_payment = is_payment and len(proxy.payment_bodies) == 1
-                    if is_payment and not first_payment:
+                    watched = self.command == method and self.path.endswith(path_end)
+                    if watched:
+                        proxy.bodies.append(body)
+                        proxy.keys.append(self.headers.get("Idempotency-Key"))
+                    first = watched and len(proxy.bodies) == 1
+                    if first:
+                        proxy.cut_answer = answer_body
+                    elif watched:
                         proxy.replayed.append(answer.getheader("Idempotent-Replayed") or "")
-                if first_payment:
+                if first:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
