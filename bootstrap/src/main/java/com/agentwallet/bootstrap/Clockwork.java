@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.idempotency.RequestKeys;
@@ -27,7 +28,8 @@ import static java.util.Objects.requireNonNull;
  * The time-driven rules, run in the background while the server runs: ledger work left pending is
  * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
  * refunded, co-sign windows close, expired policies freeze their wallets, idempotency keys older
- * than their 24 h retention are forgotten, and the books are reconciled with the ledger now and then.
+ * than their 24 h retention are forgotten, API keys' last uses are written, and the books are
+ * reconciled with the ledger now and then.
  * Pending exports are generated on a thread of their own, so that a long file never delays the
  * time-critical jobs. Each job's time comes from the injected clock, and each claims its work with
  * {@code FOR UPDATE SKIP LOCKED}, one item per transaction: servers sharing a database split the
@@ -44,6 +46,7 @@ public final class Clockwork implements Managed {
     private final PaymentService payments;
     private final IdempotencyKeys idempotency;
     private final RequestKeys requestKeys;
+    private final ApiKeyService apiKeys;
     private final WalletService wallets;
     private final ExportService exports;
     private final Reconciliation reconciliation;
@@ -61,7 +64,7 @@ public final class Clockwork implements Managed {
 
     @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
-                     IdempotencyKeys idempotency, RequestKeys requestKeys, WalletService wallets,
+                     IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys, WalletService wallets,
                      ExportService exports, Reconciliation reconciliation,
                      ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
@@ -69,6 +72,7 @@ public final class Clockwork implements Managed {
         this.payments = requireNonNull(payments, "payments is null");
         this.idempotency = requireNonNull(idempotency, "idempotency is null");
         this.requestKeys = requireNonNull(requestKeys, "requestKeys is null");
+        this.apiKeys = requireNonNull(apiKeys, "apiKeys is null");
         this.wallets = requireNonNull(wallets, "wallets is null");
         this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
@@ -104,6 +108,7 @@ public final class Clockwork implements Managed {
         run("policy expiry", () -> wallets.freezeExpired(BATCH));
         run("idempotency key retention", () -> idempotency.forgetExpired(BATCH));
         run("request key retention", () -> requestKeys.forgetExpired(BATCH));
+        run("api key last use", apiKeys::recordUsage);
     }
 
     /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */

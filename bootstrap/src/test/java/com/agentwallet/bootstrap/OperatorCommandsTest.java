@@ -2,6 +2,7 @@ package com.agentwallet.bootstrap;
 
 import com.agentwallet.bootstrap.api.MigratedCluster;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
@@ -116,7 +117,8 @@ class OperatorCommandsTest {
         Escrow escrow = escrows.list(Requester.of(org), EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
         Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
                 injector.getInstance(PaymentService.class), injector.getInstance(IdempotencyKeys.class),
-                injector.getInstance(RequestKeys.class), injector.getInstance(WalletService.class),
+                injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
+                injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
                 configuration.getClockwork());
 

@@ -8,13 +8,17 @@ import com.agentwallet.core.port.ApiKeyStore;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 final class JdbiApiKeys implements ApiKeyStore {
     private static final RowMapper<ApiKey> ROW = (rs, ctx) -> new ApiKey(new ApiKeyId(rs.getString("id")),
             new OrgId(rs.getString("org_id")), Role.fromWire(rs.getString("role"), "role"), rs.getString("key_hash"),
-            Rows.instant(rs, "created_at"), Rows.optionalInstant(rs, "revoked_at"));
+            Rows.instant(rs, "created_at"), Rows.optionalInstant(rs, "revoked_at"),
+            Rows.optionalInstant(rs, "last_used_at"));
 
     private final Handle handle;
 
@@ -55,6 +59,18 @@ final class JdbiApiKeys implements ApiKeyStore {
                 .bind("org", key.orgId().value())
                 .bind("revoked", key.isRevoked())
                 .bind("revokedAt", Rows.timestamp(key.revokedAt()))
+                .execute();
+    }
+
+    /** One statement for the whole batch, the keys in id order so that concurrent writers lock alike. */
+    @Override
+    public void recordUse(Map<ApiKeyId, Instant> lastUsed) {
+        List<Map.Entry<ApiKeyId, Instant>> sorted = lastUsed.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey(Comparator.comparing(ApiKeyId::value))).toList();
+        handle.createUpdate("UPDATE api_keys SET last_used_at = used.at FROM unnest(:ids, CAST(:ats AS timestamptz[])) AS used (id, at) "
+                        + "WHERE api_keys.id = used.id AND (last_used_at IS NULL OR last_used_at < used.at)")
+                .bindArray("ids", String.class, sorted.stream().map(entry -> entry.getKey().value()).toList())
+                .bindArray("ats", String.class, sorted.stream().map(entry -> entry.getValue().toString()).toList())
                 .execute();
     }
 

@@ -11,8 +11,13 @@ import com.agentwallet.core.port.Stores;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,7 +26,8 @@ import static java.util.Objects.requireNonNull;
  * as a SHA-256 hash, looked up by that hash and compared in constant time, revoked at once.
  * Operator tooling, not part of /v1. Live keys are kept in an {@link ApiKeyCache}, which forgets a
  * key as soon as a revocation of it is heard; this process's own revocations are forgotten as they
- * commit.
+ * commit. When each key was last used is noted in memory as it authenticates, and written to the
+ * books by {@link #recordUsage} a batch at a time, so that no request waits for a write.
  */
 public final class ApiKeyService {
     public static final String SECRET_PREFIX = "sk_";
@@ -30,6 +36,7 @@ public final class ApiKeyService {
     private final IdGenerator ids;
     private final Clock clock;
     private final ApiKeyCache cache;
+    private final ConcurrentMap<ApiKeyId, Instant> unwrittenUse = new ConcurrentHashMap<>();
 
     public ApiKeyService(Storage storage, IdGenerator ids, Clock clock, ApiKeyCache cache) {
         this.storage = requireNonNull(storage, "storage is null");
@@ -51,6 +58,7 @@ public final class ApiKeyService {
         String presentedHash = hash(presentedSecret);
         Optional<ApiKey> kept = cache.find(presentedHash);
         if (kept.isPresent()) {
+            noteUse(kept.get());
             return kept;
         }
         long readAt = cache.epoch();
@@ -59,7 +67,38 @@ public final class ApiKeyService {
                         presentedHash.getBytes(StandardCharsets.US_ASCII)))
                 .filter(key -> !key.isRevoked());
         live.ifPresent(key -> cache.keep(readAt, key));
+        live.ifPresent(this::noteUse);
         return live;
+    }
+
+    /**
+     * Clockwork: writes when each key used since the last write was last used (a later use already
+     * written stays); answers how many keys it wrote. What a failed write held is kept for the next.
+     */
+    public int recordUsage() {
+        Map<ApiKeyId, Instant> batch = new HashMap<>(unwrittenUse);
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        batch.forEach(unwrittenUse::remove);
+        try {
+            storage.inTransaction(stores -> {
+                stores.apiKeys().recordUse(batch);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            batch.forEach(this::noteUse);
+            throw e;
+        }
+        return batch.size();
+    }
+
+    private void noteUse(ApiKey key) {
+        noteUse(key.id(), clock.instant());
+    }
+
+    private void noteUse(ApiKeyId id, Instant at) {
+        unwrittenUse.merge(id, at, (noted, later) -> later.isAfter(noted) ? later : noted);
     }
 
     public Result<ApiKey> revoke(OrgId orgId, ApiKeyId keyId) {

@@ -5,6 +5,11 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.testing.CoreFixture;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ApiKeyServiceTest {
@@ -46,6 +51,37 @@ class ApiKeyServiceTest {
         assertThat(keys.authenticate(rotated.secret())).contains(rotated.key());
         assertThat(rotated.key().role()).isEqualTo(Role.VIEWER);
         assertThat(keys.list(org)).hasSize(2).filteredOn(ApiKey::isRevoked).hasSize(1);
+    }
+
+    @Test
+    void theLastUseOfEachKeyIsWrittenByTheNextRecordingAndALaterUseWins() {
+        IssuedKey used = keys.issue(org, Role.ADMIN).value();
+        IssuedKey idle = keys.issue(org, Role.VIEWER).value();
+        keys.authenticate(used.secret());
+        core.clock.advance(Duration.ofMinutes(3));
+        Instant last = core.clock.instant();
+        keys.authenticate(used.secret());
+
+        int written = keys.recordUsage();
+        int writtenAgain = keys.recordUsage();
+
+        assertThat(List.of(written, writtenAgain)).containsExactly(1, 0);
+        assertThat(keys.list(org)).filteredOn(key -> key.id().equals(used.key().id()))
+                .singleElement().extracting(ApiKey::lastUsedAt).isEqualTo(Optional.of(last));
+        assertThat(keys.list(org)).filteredOn(key -> key.id().equals(idle.key().id()))
+                .singleElement().extracting(ApiKey::lastUsedAt).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aRevocationKeepsWhenTheKeyWasLastUsed() {
+        IssuedKey issued = keys.issue(org, Role.ADMIN).value();
+        keys.authenticate(issued.secret());
+        keys.recordUsage();
+
+        keys.revoke(org, issued.key().id()).value();
+
+        assertThat(keys.list(org).get(0).lastUsedAt()).contains(core.clock.instant());
+        assertThat(keys.list(org).get(0).isRevoked()).isTrue();
     }
 
     @Test

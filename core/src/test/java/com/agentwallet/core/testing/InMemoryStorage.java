@@ -384,7 +384,15 @@ public final class InMemoryStorage implements Storage {
 
         public void update(ApiKey key) {
             requirePresent(apiKeys, key.id());
-            put(apiKeys, key.id(), key);
+            put(apiKeys, key.id(), new ApiKey(key.id(), key.orgId(), key.role(), key.secretHash(), key.createdAt(),
+                    key.revokedAt(), apiKeys.get(key.id()).lastUsedAt()));
+        }
+
+        public void recordUse(Map<ApiKeyId, Instant> lastUsed) {
+            lastUsed.forEach((id, at) -> Optional.ofNullable(apiKeys.get(id))
+                    .filter(key -> key.lastUsedAt().filter(written -> !written.isBefore(at)).isEmpty())
+                    .ifPresent(key -> put(apiKeys, id, new ApiKey(id, key.orgId(), key.role(), key.secretHash(),
+                            key.createdAt(), key.revokedAt(), Optional.of(at)))));
         }
 
         public List<ApiKey> list(OrgId orgId) {

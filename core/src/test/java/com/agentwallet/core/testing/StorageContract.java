@@ -64,6 +64,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -470,6 +471,23 @@ public abstract class StorageContract {
 
         assertThat(txList(s -> s.apiKeys().list(org.id()))).containsExactly(revoked, newer);
         assertThat(txList(s -> s.apiKeys().list(givenOrg().id()))).isEmpty();
+    }
+
+    @Test
+    void anApiKeysLastUseOnlyMovesForwardAndARevocationLeavesIt() {
+        Organisation org = givenOrg();
+        ApiKey key = new ApiKey(ids.next(ApiKeyId.PREFIX, ApiKeyId::new), org.id(), Role.ADMIN, "hash-u", T0,
+                Optional.empty());
+        write(s -> s.apiKeys().insert(key));
+
+        write(s -> s.apiKeys().recordUse(Map.of(key.id(), T0.plusSeconds(60),
+                new ApiKeyId(ApiKeyId.PREFIX + "0".repeat(24)), T0)));
+        write(s -> s.apiKeys().recordUse(Map.of(key.id(), T0.plusSeconds(30))));
+        write(s -> s.apiKeys().update(key.revokedAt(T0.plusSeconds(90))));
+
+        assertThat(txOptional(s -> s.apiKeys().findByHash("hash-u")))
+                .contains(new ApiKey(key.id(), org.id(), Role.ADMIN, "hash-u", T0, Optional.of(T0.plusSeconds(90)),
+                        Optional.of(T0.plusSeconds(60))));
     }
 
     @Test
