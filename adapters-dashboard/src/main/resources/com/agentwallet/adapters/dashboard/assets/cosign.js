@@ -10,6 +10,8 @@ const base64Decode = (text) => Uint8Array.from(atob(text), (char) => char.charCo
 // A fixed message signed and verified on loading: a key whose public half does not belong to its seed fails.
 const PROBE = new TextEncoder().encode('agent-wallet co-signer key check');
 
+const mismatch = (cause) => new TypeError('The secret key\'s public half does not belong to its seed', { cause });
+
 /**
  * The co-signer from its secret key: base58 of 64 bytes, the 32-byte seed then the 32-byte public
  * key, as Solana tools write it. Resolves to `{ publicKey, sign }`: `publicKey` in base58, and
@@ -25,12 +27,12 @@ export async function loadCoSigner(secretKey) {
   const seed = bytes.subarray(0, 32);
   const publicHalf = bytes.subarray(32);
   const jwk = { kty: 'OKP', crv: 'Ed25519', d: base64url(seed), x: base64url(publicHalf) };
-  const privateKey = await crypto.subtle.importKey('jwk', jwk, 'Ed25519', false, ['sign']);
+  const privateKey = await crypto.subtle.importKey('jwk', jwk, 'Ed25519', false, ['sign'])
+    .catch((error) => { throw mismatch(error); });
+  // Chromium refuses a mismatched public half on import; the probe catches it in browsers that do not.
   const verifyKey = await crypto.subtle.importKey('raw', publicHalf, 'Ed25519', false, ['verify']);
   const probe = await crypto.subtle.sign('Ed25519', privateKey, PROBE);
-  if (!await crypto.subtle.verify('Ed25519', verifyKey, probe, PROBE)) {
-    throw new TypeError('The secret key\'s public half does not belong to its seed');
-  }
+  if (!await crypto.subtle.verify('Ed25519', verifyKey, probe, PROBE)) throw mismatch();
   return {
     publicKey: base58Encode(publicHalf),
     async sign(coSignPayload) {
