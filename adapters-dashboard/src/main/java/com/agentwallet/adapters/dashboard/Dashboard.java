@@ -3,6 +3,7 @@ package com.agentwallet.adapters.dashboard;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import org.glassfish.jersey.CommonProperties;
+import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 import org.glassfish.jersey.servlet.ServletContainer;
@@ -31,10 +32,18 @@ public final class Dashboard {
 
     /** The pages and assets; every route the dashboard gains is registered here. */
     public Servlet servlet() {
+        // Resources by class, built by Jersey with what the binder offers: an instance would be
+        // checked, and warned about, as a provider.
         ResourceConfig config = new ResourceConfig()
-                .register(new DashboardPages(sessions))
-                .register(new Assets())
+                .register(DashboardPages.class)
+                .register(Assets.class)
                 .register(new HtmlErrors())
+                .register(new AbstractBinder() {
+                    @Override
+                    protected void configure() {
+                        bind(sessions).to(DashboardSessions.class);
+                    }
+                })
                 // Only what is registered above: no JSON or validation features found on the class path.
                 .property(CommonProperties.FEATURE_AUTO_DISCOVERY_DISABLE, true)
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)

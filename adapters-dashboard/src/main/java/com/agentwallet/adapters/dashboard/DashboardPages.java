@@ -1,5 +1,7 @@
 package com.agentwallet.adapters.dashboard;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -13,12 +15,14 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /** The pages' routes, relative to {@link Dashboard#PATH}. */
+@Singleton
 @Path("/")
 @Produces(MediaType.TEXT_HTML + ";charset=utf-8")
 public final class DashboardPages {
     private final DashboardSessions sessions;
 
-    DashboardPages(DashboardSessions sessions) {
+    @Inject
+    public DashboardPages(DashboardSessions sessions) {
         this.sessions = requireNonNull(sessions, "sessions is null");
     }
 

@@ -18,7 +18,7 @@ public final class Navigation {
     public record Link(String label, String path, Role required) {
     }
 
-    public static final List<Link> LINKS = List.of(
+    private static final List<Link> LINKS = List.of(
             new Link("Alerts", Dashboard.PATH + "/alerts", VIEWER),
             new Link("Wallets", Dashboard.PATH + "/wallets", VIEWER),
             new Link("Transactions", Dashboard.PATH + "/transactions", VIEWER),
