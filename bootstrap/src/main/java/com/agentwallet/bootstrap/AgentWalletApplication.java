@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
@@ -12,6 +13,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpsConnectorFactory;
+import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
@@ -19,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -73,6 +76,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
+        mountDashboard(environment, injector.getInstance(Dashboard.class));
         answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
         if (configuration.isDemo()) {
             String baseUrl = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort() + "/v1")
@@ -81,6 +85,16 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                     .ensure(Path.of(configuration.getDataDirectory()), baseUrl);
             LOG.info("Demo organisations and API keys: {}", credentials.toAbsolutePath());
         }
+    }
+
+    /**
+     * The dashboard in a servlet of its own beside the API's, on the same connectors; every other
+     * path outside /v1 is still answered by the API's JSON 404.
+     */
+    private static void mountDashboard(Environment environment, Dashboard dashboard) {
+        environment.servlets().addFilter("dashboard-headers", dashboard.headers())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, Dashboard.URL_PATTERN);
+        environment.servlets().addServlet("dashboard", dashboard.servlet()).addMapping(Dashboard.URL_PATTERN);
     }
 
     /**

@@ -1,5 +1,7 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.dashboard.Dashboard;
+import com.agentwallet.adapters.dashboard.DashboardSessions;
 import com.agentwallet.adapters.http.Edge;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.auth.BearerAuthentication;
@@ -39,7 +41,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What the server adds to {@link CoreModule}: the /v1 API's filters, mapper and resources
- * ({@link #V1_COMPONENTS}), the handler of the errors Jetty answers itself, the demo organisations,
+ * ({@link #V1_COMPONENTS}), the dashboard, the handler of the errors Jetty answers itself, the demo organisations,
  * and the work Dropwizard starts and stops with the server ({@link #MANAGED}).
  */
 final class ServerModule extends ConstructorModule {
@@ -74,6 +76,8 @@ final class ServerModule extends ConstructorModule {
             v1.addBinding().to(component);
         }
         singleton(JsonErrorHandler.class);
+        // No dashboard user can sign in yet; the users' sessions replace this binding.
+        bind(DashboardSessions.class).toInstance(DashboardSessions.NONE);
         bind(DemoOrganisations.class).in(Singleton.class);
 
         // Started in this order and stopped in reverse: the books and the ledger close after all that uses them.
@@ -107,6 +111,12 @@ final class ServerModule extends ConstructorModule {
     Edge edge(IdGenerator ids, RateLimits rateLimits) {
         ServiceConfiguration.ApiSettings api = configuration.getApi();
         return new Edge(ids, rateLimits, api.trustForwardedProto(), api.maxRequestBytes());
+    }
+
+    @Provides
+    @Singleton
+    Dashboard dashboard(DashboardSessions sessions) {
+        return new Dashboard(sessions, configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

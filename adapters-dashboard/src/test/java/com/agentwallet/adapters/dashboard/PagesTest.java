@@ -1,0 +1,62 @@
+package com.agentwallet.adapters.dashboard;
+
+import com.agentwallet.core.auth.Role;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PagesTest {
+    @Test
+    void textIsEscapedForContentAndQuotedAttributes() {
+        assertThat(Html.text("<a href=\"x\" title='y'>&</a>").markup())
+                .isEqualTo("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    }
+
+    @Test
+    void aTemplateEscapesStringsAndRefusesAMissingSlot() {
+        Template template = Template.load("sign-in-error.html");
+        assertThat(template.render(Map.of("message", "<script>alert(1)</script>")).markup())
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain("<script>");
+        assertThatThrownBy(() -> template.render(Map.of())).hasMessageContaining("{{message}}");
+    }
+
+    @Test
+    void eachRoleSeesItsSectionsAndThoseOfTheRolesBelow() {
+        assertThat(labels(Role.VIEWER)).containsExactly("Alerts", "Wallets", "Transactions", "Escrows", "Exports");
+        assertThat(labels(Role.OPERATOR)).containsExactly("Alerts", "Wallets", "Transactions", "Escrows", "Exports",
+                "Co-sign inbox");
+        assertThat(labels(Role.ADMIN)).containsExactly("Alerts", "Wallets", "Transactions", "Escrows", "Exports",
+                "Co-sign inbox", "Policies", "Funding", "Webhooks");
+        assertThat(labels(Role.OWNER)).containsExactly("Alerts", "Wallets", "Transactions", "Escrows", "Exports",
+                "Co-sign inbox", "Policies", "Funding", "Webhooks", "API keys", "Users");
+    }
+
+    @Test
+    void theInboxLinkCarriesTheCountOfPaymentsAwaitingCoSign() {
+        String page = Pages.home(new SignedIn("ops@example.com", Role.OPERATOR, "token-1", 3)).markup();
+        assertThat(page).contains("Co-sign inbox <span class=\"badge\">3<span class=\"visually-hidden\"> awaiting co-sign")
+                .contains("value=\"token-1\"").contains("ops@example.com · operator")
+                .doesNotContain("Policies");
+        assertThat(Pages.home(new SignedIn("ops@example.com", Role.OPERATOR, "t", 0)).markup())
+                .doesNotContain("class=\"badge\"");
+    }
+
+    @Test
+    void theSignInPageHasItsLabelledFieldsTheCsrfSlotAndNoNavigation() {
+        String page = Pages.signIn("csrf-<1>", Optional.of("Wrong email or password")).markup();
+        assertThat(page).contains("<form method=\"post\" action=\"/dashboard/sign-in\">")
+                .contains("<input type=\"hidden\" name=\"csrf_token\" value=\"csrf-&lt;1&gt;\">")
+                .contains("<label for=\"email\">").contains("<label for=\"password\">")
+                .contains("role=\"alert\">Wrong email or password<")
+                .doesNotContain("<nav").doesNotContain("<script").doesNotContain("style=");
+    }
+
+    private static List<String> labels(Role role) {
+        return Navigation.forRole(role).stream().map(Navigation.Link::label).toList();
+    }
+}
