@@ -11,6 +11,7 @@ import com.agentwallet.core.policy.SpendEntry;
 import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.ApiKeyStore;
+import com.agentwallet.core.port.DashboardSessionStore;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
@@ -25,6 +26,7 @@ import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.UserStore;
 import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.port.WebhookStore;
 
@@ -153,6 +155,16 @@ final class PolicyCheckBooks implements Storage, Stores, PolicyStore, SpendLog, 
 
     @Override
     public RequestKeyStore requestKeys() {
+        throw notRead();
+    }
+
+    @Override
+    public UserStore users() {
+        throw notRead();
+    }
+
+    @Override
+    public DashboardSessionStore dashboardSessions() {
         throw notRead();
     }
 

@@ -60,6 +60,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         bootstrap.addCommand(new ApiKeyCommands.Create());
         bootstrap.addCommand(new ApiKeyCommands.Revoke());
         bootstrap.addCommand(new ApiKeyCommands.Rotate());
+        bootstrap.addCommand(new UserCommands.Create());
+        bootstrap.addCommand(new UserCommands.ResetPassword());
     }
 
     @Override

@@ -11,6 +11,7 @@ import com.agentwallet.core.port.LedgerUnavailableException;
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
+import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
 import com.google.inject.Inject;
 import io.dropwizard.lifecycle.Managed;
@@ -28,8 +29,8 @@ import static java.util.Objects.requireNonNull;
  * The time-driven rules, run in the background while the server runs: ledger work left pending is
  * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
  * refunded, co-sign windows close, expired policies freeze their wallets, idempotency keys older
- * than their 24 h retention are forgotten, API keys' last uses are written, and the books are
- * reconciled with the ledger now and then.
+ * than their 24 h retention are forgotten, API keys' last uses are written, expired dashboard
+ * sessions are purged, and the books are reconciled with the ledger now and then.
  * Pending exports are generated on a thread of their own, so that a long file never delays the
  * time-critical jobs. Each job's time comes from the injected clock, and each claims its work with
  * {@code FOR UPDATE SKIP LOCKED}, one item per transaction: servers sharing a database split the
@@ -50,6 +51,7 @@ public final class Clockwork implements Managed {
     private final WalletService wallets;
     private final ExportService exports;
     private final Reconciliation reconciliation;
+    private final UserService users;
     private final ServiceConfiguration.ClockworkSettings settings;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "clockwork");
@@ -64,8 +66,8 @@ public final class Clockwork implements Managed {
 
     @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
-                     IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys, WalletService wallets,
-                     ExportService exports, Reconciliation reconciliation,
+                     IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys,
+                     WalletService wallets, ExportService exports, Reconciliation reconciliation, UserService users,
                      ServiceConfiguration.ClockworkSettings settings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
@@ -76,6 +78,7 @@ public final class Clockwork implements Managed {
         this.wallets = requireNonNull(wallets, "wallets is null");
         this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
+        this.users = requireNonNull(users, "users is null");
         this.settings = requireNonNull(settings, "settings is null");
     }
 
@@ -109,6 +112,7 @@ public final class Clockwork implements Managed {
         run("idempotency key retention", () -> idempotency.forgetExpired(BATCH));
         run("request key retention", () -> requestKeys.forgetExpired(BATCH));
         run("api key last use", apiKeys::recordUsage);
+        run("dashboard session expiry", () -> users.purgeExpiredSessions(BATCH));
     }
 
     /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */

@@ -8,6 +8,7 @@ import com.agentwallet.adapters.http.webhook.ReceiverTls;
 import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
+import com.agentwallet.bootstrap.users.BouncyCastlePasswordHasher;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.auth.ApiKeyCache;
 import com.agentwallet.core.auth.ApiKeyService;
@@ -28,10 +29,12 @@ import com.agentwallet.core.port.ExportWriter;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPlugins;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.PasswordHasher;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.reconcile.Reconciliation;
+import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookDispatcher;
@@ -148,6 +151,19 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     List<ExportWriter> exportWriters() {
         return List.of(new CsvExportWriter(), new JsonExportWriter(ApiJson.configure(Jackson.newObjectMapper())));
+    }
+
+    @Provides
+    @Singleton
+    PasswordHasher passwordHasher() {
+        return new BouncyCastlePasswordHasher();
+    }
+
+    /** Provided, not built by its constructor: a session's lifetime is a value, not a part. */
+    @Provides
+    @Singleton
+    UserService users(Storage storage, PasswordHasher hasher, IdGenerator ids, Clock clock) {
+        return new UserService(storage, hasher, ids, clock, UserService.DEFAULT_SESSION_LIFETIME);
     }
 
     /** Provided, not built by its constructor: how long a transaction may stay pending is a value, not a part. */

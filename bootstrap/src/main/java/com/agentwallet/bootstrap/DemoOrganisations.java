@@ -7,6 +7,8 @@ import com.agentwallet.core.crypto.Base58;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.user.DashboardUser;
+import com.agentwallet.core.user.UserService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.google.inject.Inject;
@@ -15,18 +17,23 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The embedded default's first start: two organisations with 1,000,000.00 USDC each, one API key per
- * role and a demo operator's co-signing key, written to {@code demo-credentials.json}. Later
+ * role, a demo operator's co-signing key, and two dashboard users (an owner and an operator, with
+ * random passwords), written to {@code demo-credentials.json}, readable by its owner only. Later
  * starts find the file and leave everything as it is.
  */
 final class DemoOrganisations {
@@ -36,11 +43,14 @@ final class DemoOrganisations {
 
     private final OrganisationService organisations;
     private final ApiKeyService keys;
+    private final UserService users;
+    private final SecureRandom random = new SecureRandom();
 
     @Inject
-    DemoOrganisations(OrganisationService organisations, ApiKeyService keys) {
+    DemoOrganisations(OrganisationService organisations, ApiKeyService keys, UserService users) {
         this.organisations = requireNonNull(organisations, "organisations is null");
         this.keys = requireNonNull(keys, "keys is null");
+        this.users = requireNonNull(users, "users is null");
     }
 
     /** The credentials file, made now unless an earlier start made it. */
@@ -56,6 +66,10 @@ final class DemoOrganisations {
         try {
             Files.createDirectories(dataDirectory);
             Path partial = dataDirectory.resolve(FILE_NAME + ".partial");
+            Files.deleteIfExists(partial);
+            if (partial.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(partial.toFile(), credentials);
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
@@ -79,7 +93,25 @@ final class DemoOrganisations {
         entry.put("name", name);
         entry.put("keys", roleKeys);
         entry.put("co_signer_secret_key", coSignerSecretKey());
+        entry.put("dashboard_users", List.of(dashboardUser(org, Role.OWNER), dashboardUser(org, Role.OPERATOR)));
         return entry;
+    }
+
+    /** {@code owner@demo-org-a.demo} and the like, with a random password of 24 characters. */
+    private Map<String, String> dashboardUser(Organisation org, Role role) {
+        String email = role.wireName() + "@" + org.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-") + ".demo";
+        byte[] secret = new byte[18];
+        random.nextBytes(secret);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        Result<DashboardUser> created = users.create(org.id(), email, role, password);
+        if (!created.isOk()) {
+            throw new IllegalStateException("the demo user was refused: " + created.rejection().message());
+        }
+        Map<String, String> user = new LinkedHashMap<>();
+        user.put("email", email);
+        user.put("password", password);
+        user.put("role", role.wireName());
+        return user;
     }
 
     /** Solana's 64-byte secret key form: the 32-byte seed, then the 32-byte public key, in base58. */

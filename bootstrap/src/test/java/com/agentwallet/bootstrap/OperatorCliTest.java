@@ -4,6 +4,7 @@ import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.user.UserService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -17,9 +18,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import static com.agentwallet.bootstrap.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,6 +131,66 @@ class OperatorCliTest {
         assertThat(badOrg.err()).contains("'acme' is not an organisation id");
         assertThat(foreignKey.failure()).isPresent();
         assertThat(foreignKey.err()).contains("No such");
+    }
+
+    @Test
+    @Order(8)
+    void createUserReadsThePasswordFromStandardInputAndTheUserSignsIn() {
+        CommandRun created = withInput("a long enough password\n", () -> run("create-user", config.toString(),
+                "--org", orgId, "--email", "Ada@Example.com", "--role", "admin"));
+
+        String[] printed = created.out().trim().split(" ");
+        assertThat(created.failure()).isEmpty();
+        assertThat(printed[0]).matches("usr_[0-9A-Za-z]{24}");
+        assertThat(printed[1]).isEqualTo("admin");
+        assertThat(printed[2]).isEqualTo("ada@example.com");
+        assertThat(signsIn("ada@example.com", "a long enough password")).isTrue();
+    }
+
+    @Test
+    @Order(9)
+    void resetPasswordReplacesThePasswordFromStandardInput() {
+        CommandRun reset = withInput("another long password\n", () -> run("reset-password", config.toString(),
+                "--email", "ada@example.com"));
+
+        assertThat(reset.failure()).isEmpty();
+        assertThat(reset.out()).contains("ada@example.com password reset");
+        assertThat(signsIn("ada@example.com", "a long enough password")).isFalse();
+        assertThat(signsIn("ada@example.com", "another long password")).isTrue();
+    }
+
+    @Test
+    @Order(10)
+    void aShortPasswordATakenEmailOrAnUnknownUserIsAOneLineRefusal() {
+        CommandRun shortPassword = withInput("short\n", () -> run("create-user", config.toString(), "--org", orgId,
+                "--email", "bob@example.com", "--role", "viewer"));
+        CommandRun taken = withInput("a long enough password\n", () -> run("create-user", config.toString(),
+                "--org", orgId, "--email", "ada@example.com", "--role", "viewer"));
+        CommandRun unknown = withInput("a long enough password\n", () -> run("reset-password", config.toString(),
+                "--email", "nobody@example.com"));
+        CommandRun noPassword = withInput("", () -> run("reset-password", config.toString(),
+                "--email", "ada@example.com"));
+
+        assertThat(shortPassword.err()).contains("'password' must be 12 to 256 characters");
+        assertThat(taken.err()).contains("already exists");
+        assertThat(unknown.err()).contains("No such dashboard user");
+        assertThat(noPassword.err()).contains("no password was given on standard input");
+        assertThat(List.of(shortPassword, taken, unknown, noPassword)).allSatisfy(
+                refused -> assertThat(refused.failure()).isPresent());
+    }
+
+    private static CommandRun withInput(String input, Supplier<CommandRun> command) {
+        InputStream console = System.in;
+        System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return command.get();
+        } finally {
+            System.setIn(console);
+        }
+    }
+
+    private static boolean signsIn(String email, String password) {
+        return withCore(injector -> injector.getInstance(UserService.class).signIn(email, password).isOk());
     }
 
     private static boolean authenticates(String secret) {

@@ -1,9 +1,12 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.bootstrap.api.ApiServer;
+import com.agentwallet.bootstrap.api.DemoOrg;
 import com.agentwallet.bootstrap.api.MigratedCluster;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.auth.Requester;
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Actor;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
@@ -32,6 +35,8 @@ import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.testing.MutableClock;
+import com.agentwallet.core.user.SignedIn;
+import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.WalletService;
@@ -45,7 +50,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +61,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The wiring on the embedded PostgreSQL (a copy of the {@link MigratedCluster}) and the simulator
@@ -120,7 +128,7 @@ class OperatorCommandsTest {
                 injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
                 injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
-                configuration.getClockwork());
+                injector.getInstance(UserService.class), configuration.getClockwork());
 
         clockwork.tick();
         assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
@@ -128,6 +136,34 @@ class OperatorCommandsTest {
         clockwork.tick();
 
         assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.REFUNDED);
+    }
+
+    @Test
+    void theDemoWritesAnOwnerAndAnOperatorPerOrganisationWhoSignInAndLaterStartsReuseTheFile() throws Exception {
+        UserService users = injector.getInstance(UserService.class);
+        DemoOrganisations demo = new DemoOrganisations(injector.getInstance(OrganisationService.class),
+                injector.getInstance(ApiKeyService.class), users);
+
+        Path file = demo.ensure(data, "https://localhost:8443/v1");
+        List<DemoOrg> orgs = ApiServer.readOrgs(file);
+
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE);
+        assertThat(orgs).hasSize(2);
+        assertThat(orgs.get(0).dashboardUsers()).extracting(DemoOrg.DashboardLogin::email, DemoOrg.DashboardLogin::role)
+                .containsExactly(tuple("owner@demo-org-a.demo", Role.OWNER), tuple("operator@demo-org-a.demo", Role.OPERATOR));
+        assertThat(orgs.get(1).dashboardUser(Role.OWNER).email()).isEqualTo("owner@demo-org-b.demo");
+        for (DemoOrg org : orgs) {
+            for (DemoOrg.DashboardLogin login : org.dashboardUsers()) {
+                assertThat(login.password()).hasSizeGreaterThanOrEqualTo(UserService.MIN_PASSWORD_LENGTH);
+                SignedIn signedIn = users.signIn(login.email(), login.password()).value();
+                assertThat(signedIn.user().orgId().value()).isEqualTo(org.id());
+                assertThat(signedIn.user().role()).isEqualTo(login.role());
+            }
+        }
+        String written = Files.readString(file);
+        assertThat(demo.ensure(data, "https://localhost:8443/v1")).isEqualTo(file);
+        assertThat(Files.readString(file)).isEqualTo(written);
     }
 
     /** An organisation with a funded wallet that paid once and locked an escrow timing out in 60 s. */

@@ -4,6 +4,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.port.AdminSequence;
 import com.agentwallet.core.port.ApiKeyStore;
 import com.agentwallet.core.port.Claim;
+import com.agentwallet.core.port.DashboardSessionStore;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.EventOutbox;
@@ -19,6 +20,7 @@ import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.UserStore;
 import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.port.WebhookStore;
 import org.jdbi.v3.core.Handle;
@@ -178,6 +180,8 @@ public final class JdbiStorage implements Storage {
         private final ExportStore exports;
         private final EventOutbox outbox;
         private final DeliveryStore deliveries;
+        private final UserStore users;
+        private final DashboardSessionStore dashboardSessions;
 
         HandleStores(Handle handle, Clock clock) {
             this.handle = handle;
@@ -199,6 +203,8 @@ public final class JdbiStorage implements Storage {
             exports = new JdbiExports(handle);
             outbox = new JdbiSmallStores.Outbox(pipeline);
             deliveries = new JdbiDeliveries(handle, pipeline);
+            users = new JdbiDashboardUsers.Users(pipeline);
+            dashboardSessions = new JdbiDashboardUsers.Sessions(pipeline);
         }
 
         /** Runs the unit of work, then commits it with what its stores held back, in one round trip. */
@@ -279,6 +285,14 @@ public final class JdbiStorage implements Storage {
         @Override
         public AdminSequence adminSequence() {
             return () -> handle.createQuery("SELECT nextval('ledger_admin_sequence')").mapTo(Long.class).one();
+        }
+
+        public UserStore users() {
+            return users;
+        }
+
+        public DashboardSessionStore dashboardSessions() {
+            return dashboardSessions;
         }
     }
 }

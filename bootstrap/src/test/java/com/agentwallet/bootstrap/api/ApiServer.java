@@ -5,6 +5,7 @@ import com.agentwallet.adapters.solana.SolanaLedgerFactory;
 import com.agentwallet.bootstrap.AgentWalletApplication;
 import com.agentwallet.bootstrap.CoreModule;
 import com.agentwallet.bootstrap.ServiceConfiguration;
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.testing.TempFolders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -237,15 +238,20 @@ public final class ApiServer {
     }
 
     /** The demo organisations a server wrote to its credentials file on first start. */
-    static List<DemoOrg> readOrgs(Path credentials) {
+    public static List<DemoOrg> readOrgs(Path credentials) {
         try {
             JsonNode root = new ObjectMapper().readTree(credentials.toFile());
             List<DemoOrg> orgs = new ArrayList<>();
             for (JsonNode org : root.get("organisations")) {
                 JsonNode keys = org.get("keys");
+                List<DemoOrg.DashboardLogin> users = new ArrayList<>();
+                for (JsonNode user : org.get("dashboard_users")) {
+                    users.add(new DemoOrg.DashboardLogin(user.get("email").asText(), user.get("password").asText(),
+                            Role.fromWire(user.get("role").asText(), "role")));
+                }
                 orgs.add(new DemoOrg(org.get("id").asText(), keys.get("owner").asText(), keys.get("admin").asText(),
                         keys.get("operator").asText(), keys.get("viewer").asText(),
-                        org.get("co_signer_secret_key").asText()));
+                        org.get("co_signer_secret_key").asText(), List.copyOf(users)));
             }
             return List.copyOf(orgs);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.auth.Role;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -18,6 +19,13 @@ class ApiSmokeTest {
         assertThat(list.status()).as(list.toString()).isEqualTo(200);
         assertThat(list.text("object")).isEqualTo("list");
         assertThat(list.header("Request-Id")).hasValueSatisfying(id -> assertThat(id).startsWith("req_"));
+    }
+
+    @Test
+    void theCredentialsFileNamesAnOwnerAndAnOperatorOfTheDashboard() {
+        assertThat(server.org().dashboardUsers()).extracting(DemoOrg.DashboardLogin::role)
+                .containsExactly(Role.OWNER, Role.OPERATOR);
+        assertThat(server.org().dashboardUser(Role.OPERATOR).email()).endsWith(".demo");
     }
 
     @Test

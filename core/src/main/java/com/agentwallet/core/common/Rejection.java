@@ -3,6 +3,9 @@ package com.agentwallet.core.common;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.policy.Violation;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -41,6 +44,10 @@ public sealed interface Rejection {
         R forbidden(Forbidden rejection);
 
         R invalidInput(InvalidInput rejection);
+
+        R signInRefused(SignInRefused rejection);
+
+        R accountLocked(AccountLocked rejection);
     }
 
     record NotFound(String resource, String id) implements Rejection {
@@ -177,6 +184,44 @@ public sealed interface Rejection {
         @Override
         public <R> R match(Cases<R> cases) {
             return cases.invalidInput(this);
+        }
+    }
+
+    /**
+     * A dashboard sign-in with an unknown email or a wrong password: the same refusal for both, so that
+     * it tells no one which emails have accounts. {@code slowDown} is how long to wait before answering.
+     */
+    record SignInRefused(Duration slowDown) implements Rejection {
+        public SignInRefused {
+            requireNonNull(slowDown, "slowDown is null");
+        }
+
+        @Override
+        public String message() {
+            return "Wrong email or password";
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.signInRefused(this);
+        }
+    }
+
+    /** A dashboard sign-in to an account locked after repeated failures, even with the right password. */
+    record AccountLocked(Instant until, Duration slowDown) implements Rejection {
+        public AccountLocked {
+            requireNonNull(until, "until is null");
+            requireNonNull(slowDown, "slowDown is null");
+        }
+
+        @Override
+        public String message() {
+            return "Too many failed sign-ins: the account is locked; try again after " + until;
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.accountLocked(this);
         }
     }
 }

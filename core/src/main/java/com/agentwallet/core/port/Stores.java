@@ -33,4 +33,8 @@ public interface Stores {
     DeliveryStore deliveries();
 
     AdminSequence adminSequence();
+
+    UserStore users();
+
+    DashboardSessionStore dashboardSessions();
 }

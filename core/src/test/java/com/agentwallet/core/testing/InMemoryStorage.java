@@ -1,6 +1,7 @@
 package com.agentwallet.core.testing;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.port.AdminSequence;
+import com.agentwallet.core.port.DashboardSessionStore;
 import com.agentwallet.core.port.DeliveryStore;
 import com.agentwallet.core.webhook.Delivery;
 import com.agentwallet.core.webhook.DeliveryStatus;
@@ -53,8 +54,12 @@ import com.agentwallet.core.port.SpendLog;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
+import com.agentwallet.core.port.UserStore;
 import com.agentwallet.core.port.WalletStore;
 import com.agentwallet.core.port.WebhookStore;
+import com.agentwallet.core.user.DashboardSession;
+import com.agentwallet.core.user.DashboardUser;
+import com.agentwallet.core.user.UserId;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 import com.agentwallet.core.webhook.DeliveryAttempt;
@@ -105,6 +110,9 @@ public final class InMemoryStorage implements Storage {
     private final Map<EventId, Boolean> fannedOut = new HashMap<>();
     /** Keyed by event and webhook, in the order they were scheduled. */
     private final Map<List<Object>, Delivery> deliveries = new LinkedHashMap<>();
+
+    private final Map<UserId, DashboardUser> users = new LinkedHashMap<>();
+    private final Map<String, DashboardSession> sessions = new LinkedHashMap<>();
 
     private final Stores stores = new BoundStores();
 
@@ -190,6 +198,8 @@ public final class InMemoryStorage implements Storage {
         private final ExportStore exportStore = new Exports();
         private final EventOutbox eventOutbox = event -> append(outbox, event);
         private final DeliveryStore deliveryStore = new Deliveries();
+        private final UserStore userStore = new Users();
+        private final DashboardSessionStore sessionStore = new Sessions();
 
         public OrganisationStore organisations() {
             return organisationStore;
@@ -253,6 +263,85 @@ public final class InMemoryStorage implements Storage {
 
         public AdminSequence adminSequence() {
             return Sequences::next;
+        }
+
+        public UserStore users() {
+            return userStore;
+        }
+
+        public DashboardSessionStore dashboardSessions() {
+            return sessionStore;
+        }
+    }
+
+    private final class Users implements UserStore {
+        public void insert(DashboardUser user) {
+            if (users.containsKey(user.id()) || findByEmail(user.email()).isPresent()) {
+                throw new IllegalStateException("duplicate user " + user.id() + " or email " + user.email());
+            }
+            put(users, user.id(), user);
+        }
+
+        public Optional<DashboardUser> find(OrgId orgId, UserId id) {
+            return Optional.ofNullable(users.get(id)).filter(u -> u.orgId().equals(orgId));
+        }
+
+        public Optional<DashboardUser> lock(OrgId orgId, UserId id) {
+            return find(orgId, id);
+        }
+
+        public Optional<DashboardUser> findByEmail(String email) {
+            return users.values().stream().filter(u -> u.email().equals(email)).findFirst();
+        }
+
+        public List<DashboardUser> list(OrgId orgId) {
+            return users.values().stream().filter(u -> u.orgId().equals(orgId))
+                    .sorted(Comparator.comparing(DashboardUser::createdAt).thenComparing(u -> u.id().value())).toList();
+        }
+
+        public void update(DashboardUser user) {
+            requirePresent(users, user.id());
+            put(users, user.id(), user);
+        }
+
+        /** Its sessions go with it, as the database's foreign key cascades. */
+        public void delete(OrgId orgId, UserId id) {
+            if (find(orgId, id).isPresent()) {
+                stores.dashboardSessions().deleteAllOf(id);
+                remove(users, id);
+            }
+        }
+    }
+
+    private final class Sessions implements DashboardSessionStore {
+        public void insert(DashboardSession session) {
+            if (sessions.containsKey(session.tokenHash()) || !users.containsKey(session.userId())) {
+                throw new IllegalStateException("duplicate session or unknown user " + session.userId());
+            }
+            put(sessions, session.tokenHash(), session);
+        }
+
+        public Optional<DashboardSession> findByTokenHash(String tokenHash) {
+            return Optional.ofNullable(sessions.get(tokenHash));
+        }
+
+        public void delete(String tokenHash) {
+            remove(sessions, tokenHash);
+        }
+
+        public int deleteAllOf(UserId userId) {
+            return removeAll(session -> session.userId().equals(userId), Integer.MAX_VALUE);
+        }
+
+        public int deleteExpired(Instant now, int limit) {
+            return removeAll(session -> !session.expiresAt().isAfter(now), limit);
+        }
+
+        private int removeAll(Predicate<DashboardSession> doomed, int limit) {
+            List<String> hashes = sessions.values().stream().filter(doomed).limit(limit)
+                    .map(DashboardSession::tokenHash).toList();
+            hashes.forEach(hash -> remove(sessions, hash));
+            return hashes.size();
         }
     }
 

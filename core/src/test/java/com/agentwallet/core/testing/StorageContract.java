@@ -48,6 +48,9 @@ import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
+import com.agentwallet.core.user.DashboardSession;
+import com.agentwallet.core.user.DashboardUser;
+import com.agentwallet.core.user.UserId;
 import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
@@ -1679,6 +1682,105 @@ public abstract class StorageContract {
         assertThat(txOptional(s -> s.exports().claim(ids.export()))).isEmpty();
     }
 
+    // ---------------------------------------------------------------- dashboard users and sessions
+
+    @Test
+    void aUserKeepsEveryFieldAndIsFoundThroughItsOrganisationOrByEmail() {
+        Organisation org = givenOrg();
+        Organisation other = givenOrg();
+        DashboardUser user = new DashboardUser(ids.next(UserId.PREFIX, UserId::new), org.id(), "ada@example.com",
+                Role.OPERATOR, "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", 3,
+                Optional.of(T0.plusSeconds(900)), T0.plusSeconds(5), T0);
+        write(s -> s.users().insert(user));
+
+        assertThat(txOptional(s -> s.users().find(org.id(), user.id()))).contains(user);
+        assertThat(txOptional(s -> s.users().lock(org.id(), user.id()))).contains(user);
+        assertThat(txOptional(s -> s.users().findByEmail("ada@example.com"))).contains(user);
+        assertThat(txOptional(s -> s.users().find(other.id(), user.id()))).isEmpty();
+        assertThat(txOptional(s -> s.users().lock(other.id(), user.id()))).isEmpty();
+        assertThat(txOptional(s -> s.users().findByEmail("bob@example.com"))).isEmpty();
+    }
+
+    @Test
+    void anEmailBelongsToOneUserOfAnyOrganisation() {
+        givenUser(givenOrg().id(), "ada@example.com", T0);
+        OrgId other = givenOrg().id();
+
+        assertThatThrownBy(() -> givenUser(other, "ada@example.com", T0)).isInstanceOf(RuntimeException.class);
+        assertThat(txList(s -> s.users().list(other))).isEmpty();
+    }
+
+    @Test
+    void usersListOldestFirstAndAreUpdatedAndDeletedThroughTheirOrganisation() {
+        Organisation org = givenOrg();
+        Organisation other = givenOrg();
+        DashboardUser newer = givenUser(org.id(), "newer@example.com", T0.plusSeconds(1));
+        DashboardUser older = givenUser(org.id(), "older@example.com", T0);
+        DashboardUser changed = older.withRole(Role.OWNER).failedSignIn(Optional.of(T0.plusSeconds(60)));
+        write(s -> s.users().update(changed));
+        write(s -> s.users().delete(other.id(), newer.id()));
+
+        assertThat(txList(s -> s.users().list(org.id()))).containsExactly(changed, newer);
+        assertThat(txList(s -> s.users().list(other.id()))).isEmpty();
+
+        write(s -> s.users().delete(org.id(), newer.id()));
+        assertThat(txList(s -> s.users().list(org.id()))).containsExactly(changed);
+    }
+
+    @Test
+    void aSessionIsFoundByItsTokenHashAndEndedAloneOrWithAllOfItsUsers() {
+        OrgId org = givenOrg().id();
+        DashboardUser ada = givenUser(org, "ada@example.com", T0);
+        DashboardUser bob = givenUser(org, "bob@example.com", T0);
+        DashboardSession first = givenSession(ada, HASH_A, T0.plusSeconds(3600));
+        DashboardSession second = givenSession(ada, HASH_B, T0.plusSeconds(3600));
+        DashboardSession bobs = givenSession(bob, "c".repeat(64), T0.plusSeconds(3600));
+
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(HASH_A))).contains(first);
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash("d".repeat(64)))).isEmpty();
+
+        write(s -> s.dashboardSessions().delete(HASH_A));
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(HASH_A))).isEmpty();
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(HASH_B))).contains(second);
+
+        int ended = read(s -> s.dashboardSessions().deleteAllOf(ada.id()));
+
+        assertThat(ended).isEqualTo(1);
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(HASH_B))).isEmpty();
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(bobs.tokenHash()))).contains(bobs);
+    }
+
+    @Test
+    void deletingAUserEndsItsSessions() {
+        OrgId org = givenOrg().id();
+        DashboardUser ada = givenUser(org, "ada@example.com", T0);
+        givenSession(ada, HASH_A, T0.plusSeconds(3600));
+
+        write(s -> s.users().delete(org, ada.id()));
+
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(HASH_A))).isEmpty();
+    }
+
+    @Test
+    void deleteExpiredForgetsSessionsOfEveryUserExpiredAtOrBeforeTheInstantUpToTheLimit() {
+        DashboardUser ada = givenUser(givenOrg().id(), "ada@example.com", T0);
+        DashboardUser bob = givenUser(givenOrg().id(), "bob@example.com", T0);
+        Instant now = T0.plusSeconds(3600);
+        givenSession(ada, "1".repeat(64), now.minusSeconds(60));
+        givenSession(bob, "2".repeat(64), now.minusMillis(1));
+        givenSession(ada, "3".repeat(64), now);
+        DashboardSession live = givenSession(bob, "4".repeat(64), now.plusMillis(1));
+
+        int firstRound = read(s -> s.dashboardSessions().deleteExpired(now, 2));
+        int secondRound = read(s -> s.dashboardSessions().deleteExpired(now, 10));
+
+        assertThat(List.of(firstRound, secondRound)).containsExactly(2, 1);
+        for (String gone : List.of("1", "2", "3")) {
+            assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(gone.repeat(64)))).isEmpty();
+        }
+        assertThat(txOptional(s -> s.dashboardSessions().findByTokenHash(live.tokenHash()))).contains(live);
+    }
+
     // ---------------------------------------------------------------- helpers: transactions
 
     /**
@@ -1731,6 +1833,20 @@ public abstract class StorageContract {
     }
 
     // ---------------------------------------------------------------- helpers: rows
+
+    private DashboardUser givenUser(OrgId orgId, String email, Instant createdAt) {
+        DashboardUser user = new DashboardUser(ids.next(UserId.PREFIX, UserId::new), orgId, email, Role.VIEWER,
+                "hash-of-" + email, 0, Optional.empty(), createdAt, createdAt);
+        write(s -> s.users().insert(user));
+        return user;
+    }
+
+    private DashboardSession givenSession(DashboardUser user, String tokenHash, Instant expiresAt) {
+        DashboardSession session = new DashboardSession(tokenHash, user.id(), user.orgId(), "csrf-" + tokenHash, T0,
+                expiresAt);
+        write(s -> s.dashboardSessions().insert(session));
+        return session;
+    }
 
     protected final Organisation givenOrg() {
         Organisation org = new Organisation(ids.org(), "Org", Usdc.parse("1000.00"), T0);

@@ -84,6 +84,16 @@ public final class ErrorResponses {
         public ApiException invalidInput(Rejection.InvalidInput rejection) {
             return ApiException.validation(rejection.param(), rejection.message());
         }
+
+        @Override
+        public ApiException signInRefused(Rejection.SignInRefused rejection) {
+            return ApiException.of(401, "authentication_failed", rejection.message());
+        }
+
+        @Override
+        public ApiException accountLocked(Rejection.AccountLocked rejection) {
+            return ApiException.of(429, "rate_limit_exceeded", rejection.message());
+        }
     };
 
     /** The contract's body of an error, without its request id (which the response filter stamps on). */
