@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.auth.Requester;
+import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Page;
 import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
@@ -13,6 +14,7 @@ import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
@@ -26,6 +28,7 @@ import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyAuditEntry;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.PasswordHasher;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreServices;
@@ -33,6 +36,9 @@ import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.testing.TestCoSigner;
+import com.agentwallet.core.user.DashboardUser;
+import com.agentwallet.core.user.SignedIn;
+import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.Funding;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.webhook.Webhook;
@@ -49,6 +55,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static com.agentwallet.adapters.persistence.PgBooks.events;
 import static com.agentwallet.adapters.persistence.PgBooks.number;
@@ -59,6 +69,7 @@ import static com.agentwallet.adapters.persistence.PgBooks.walletBalance;
 import static com.agentwallet.core.testing.PatchBuilder.patch;
 import static com.agentwallet.core.testing.PaymentRequest.paymentFrom;
 import static com.agentwallet.core.testing.RulesBuilder.rules;
+import static com.agentwallet.core.user.UserService.LOCK_AFTER_FAILURES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The core's use cases end to end on PostgreSQL (JdbiStorage) and the fake ledger. */
@@ -112,6 +123,52 @@ class PostgresUseCasesTest {
 
     private static String status(Transaction tx) {
         return text(jdbi, "SELECT status FROM transactions WHERE id = ?", tx.id().value());
+    }
+
+    @Test
+    void concurrentWrongSignInsAllCountAndASessionEndsWithAPasswordChange() throws Exception {
+        UserService users = new UserService(storage, new PlainHasher(), new RandomIdGenerator(new Random(5)), clock,
+                UserService.DEFAULT_SESSION_LIFETIME);
+        OrgId org = core.organisations.create("Acme").id();
+        DashboardUser ada = users.create(org, "ada@example.com", Role.OWNER, "correct horse battery").value();
+        SignedIn session = users.signIn("ada@example.com", "correct horse battery").value();
+        ExecutorService threads = Executors.newFixedThreadPool(LOCK_AFTER_FAILURES);
+        try {
+            List<Future<Result<SignedIn>>> attempts = new ArrayList<>();
+            for (int i = 0; i < LOCK_AFTER_FAILURES; i++) {
+                attempts.add(threads.submit(() -> users.signIn("ada@example.com", "a wrong guess here")));
+            }
+            for (Future<Result<SignedIn>> attempt : attempts) {
+                assertThat(attempt.get().rejection()).isInstanceOf(Rejection.SignInRefused.class);
+            }
+        } finally {
+            threads.shutdown();
+        }
+
+        assertThat(number(jdbi, "SELECT failed_sign_ins FROM dashboard_users WHERE id = ?", ada.id().value()))
+                .isEqualTo(LOCK_AFTER_FAILURES);
+        assertThat(users.signIn("ada@example.com", "correct horse battery").rejection())
+                .isInstanceOf(Rejection.AccountLocked.class);
+        assertThat(users.authenticate(session.sessionToken())).isPresent();
+
+        users.resetPassword("ada@example.com", "a brand new passphrase").value();
+
+        assertThat(users.authenticate(session.sessionToken())).isEmpty();
+        assertThat(number(jdbi, "SELECT count(*) FROM dashboard_sessions")).isZero();
+        assertThat(users.signIn("ada@example.com", "a brand new passphrase").isOk()).isTrue();
+    }
+
+    /** A fast stand-in for the slow hash: these tests are about the books. */
+    private static final class PlainHasher implements PasswordHasher {
+        @Override
+        public String hash(String password) {
+            return Hashing.sha256Hex(password);
+        }
+
+        @Override
+        public boolean matches(String password, String hash) {
+            return hash(password).equals(hash);
+        }
     }
 
     @Test

@@ -12,4 +12,10 @@ public record SignedIn(DashboardUser user, String sessionToken, String csrfToken
         requireNonNull(csrfToken, "csrfToken is null");
         requireNonNull(expiresAt, "expiresAt is null");
     }
+
+    /** Without the tokens: a logged sign-in must not hand out the session. */
+    @Override
+    public String toString() {
+        return "SignedIn[user=" + user.id() + ", sessionToken=<hidden>, csrfToken=<hidden>, expiresAt=" + expiresAt + "]";
+    }
 }

@@ -86,6 +86,7 @@ class UserServiceTest {
         assertThat(signedIn.sessionToken()).matches("[A-Za-z0-9_-]{43}");
         assertThat(signedIn.csrfToken()).matches("[A-Za-z0-9_-]{43}").isNotEqualTo(signedIn.sessionToken());
         assertThat(signedIn.expiresAt()).isEqualTo(core.clock.instant().plus(Duration.ofHours(12)));
+        assertThat(signedIn.toString()).doesNotContain(signedIn.sessionToken()).doesNotContain(signedIn.csrfToken());
         assertThat(users.authenticate(signedIn.sessionToken())).contains(new SignedInUser(user.id(), org,
                 Role.OPERATOR, "ada@example.com", signedIn.csrfToken(), signedIn.expiresAt()));
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -101,7 +103,10 @@ class ErrorMapperTest {
                 Arguments.of(new Rejection.SameCredential(), 403, "same_credential"),
                 Arguments.of(new Rejection.Forbidden(Role.OPERATOR, "the receiver's side"), 403,
                         "insufficient_permissions"),
-                Arguments.of(new Rejection.InvalidInput("signature", "not the co-signer's"), 400, "validation_error"));
+                Arguments.of(new Rejection.InvalidInput("signature", "not the co-signer's"), 400, "validation_error"),
+                Arguments.of(new Rejection.SignInRefused(Duration.ofMillis(250)), 401, "authentication_failed"),
+                Arguments.of(new Rejection.AccountLocked(Instant.parse("2026-04-01T12:15:00Z"), Duration.ofSeconds(2)),
+                        429, "rate_limit_exceeded"));
     }
 
     @ParameterizedTest(name = "{2}")
