@@ -211,3 +211,107 @@ test('cosign.js signs in the page with the operator\'s key, the server verifies 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+/** A demo organisation's dashboard login of that role. */
+function login(orgIndex, role) {
+  return server.credentials.organisations[orgIndex].dashboard_users.find((user) => user.role === role);
+}
+
+/** Signs in through the form; answers the page, now wherever the form's answer led. */
+async function signIn(page, { email, password }) {
+  await page.goto(`${origin}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+}
+
+const navigationOf = (page) => page.getByRole('navigation').getByRole('link').allTextContents();
+
+test('the owner signs in to the sections of an owner, under a cookie with all three flags, and signs out', async () => {
+  const { context, page, problems } = await openPage();
+  await signIn(page, login(0, 'owner'));
+
+  assert.equal(new URL(page.url()).pathname, '/dashboard/');
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Dashboard');
+  const links = (await navigationOf(page)).map((text) => text.trim());
+  assert.ok(links.includes('API keys') && links.includes('Users') && links.includes('Policies'), links.join(', '));
+  const session = (await context.cookies()).find((cookie) => cookie.name === '__Host-agent-wallet-session');
+  assert.ok(session, 'the session cookie is set');
+  assert.equal(session.httpOnly, true);
+  assert.equal(session.secure, true);
+  assert.equal(session.sameSite, 'Strict');
+  assert.equal(session.path, '/');
+  assert.ok(session.expires > Date.now() / 1000 && session.expires <= Date.now() / 1000 + 12 * 3600 + 60,
+    `the cookie ends with the session: ${session.expires}`);
+  assert.equal(await page.evaluate(() => document.cookie.includes('agent-wallet-session')), false);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForLoadState();
+  assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
+  // The ended session's cookie, sent again by hand, opens nothing.
+  const again = await api.get(`${origin}/dashboard/`, { maxRedirects: 0,
+    headers: { Cookie: `__Host-agent-wallet-session=${session.value}` } });
+  assert.equal(again.status(), 303);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an operator sees the inbox and its badge but not the owner\'s or admin\'s sections', async () => {
+  await paymentAwaitingCoSign(server.credentials.organisations[0]);
+  const { context, page } = await openPage();
+  await signIn(page, login(0, 'operator'));
+
+  const links = (await navigationOf(page)).map((text) => text.replace(/\s+/g, ' ').trim());
+  const inbox = links.find((text) => text.startsWith('Co-sign inbox'));
+  assert.match(inbox, /^Co-sign inbox \d+/);
+  assert.equal(links.some((text) => /API keys|Users|Policies|Funding|Webhooks/.test(text)), false, links.join(', '));
+
+  await page.evaluate(AXE);
+  const results = await page.evaluate(() => window.axe.run(document));
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  console.log(`axe-core on /dashboard/ (operator): ${results.passes.length} rules passed, `
+    + `${results.violations.length} violations, ${serious.length} serious or critical`);
+  assert.deepEqual(serious.map((v) => v.id), []);
+  await page.screenshot({ path: resolve(here, '../../docs/dashboard/home-operator.png') });
+  await context.close();
+});
+
+test('a change without its CSRF token is refused: signing out, and signing in from another site', async () => {
+  const { context, page } = await openPage();
+  await signIn(page, login(1, 'owner'));
+  assert.equal(new URL(page.url()).pathname, '/dashboard/');
+
+  const forged = await page.request.post(`${origin}/dashboard/sign-out`, { form: { csrf_token: 'forged' },
+    maxRedirects: 0 });
+  assert.equal(forged.status(), 403);
+  const missing = await page.request.post(`${origin}/dashboard/sign-out`, { form: {}, maxRedirects: 0 });
+  assert.equal(missing.status(), 403);
+  await page.reload();
+  assert.equal(new URL(page.url()).pathname, '/dashboard/', 'the refused sign-outs left the session alone');
+
+  // A sign-in posted without the form's own token (as another site's form would be) is refused.
+  const { email, password } = login(1, 'owner');
+  const crossSite = await api.post(`${origin}/dashboard/sign-in`, { form: { email, password, csrf_token: 'x' },
+    maxRedirects: 0 });
+  assert.equal(crossSite.status(), 403);
+  assert.equal(crossSite.headers()['set-cookie']?.includes('agent-wallet-session') ?? false, false);
+  await context.close();
+});
+
+test('five wrong passwords lock the account, and then even the right one is refused', async () => {
+  const { context, page } = await openPage();
+  const operator = login(1, 'operator');
+  const messages = [];
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await signIn(page, { email: operator.email, password: `wrong password ${attempt}` });
+    messages.push(await page.getByRole('alert').textContent());
+  }
+  await signIn(page, operator);
+
+  assert.deepEqual(messages, Array(5).fill('Wrong email or password.'));
+  assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
+  assert.match(await page.getByRole('alert').textContent(), /locked until/);
+  assert.equal((await context.cookies()).some((cookie) => cookie.name === '__Host-agent-wallet-session'), false);
+  await context.close();
+});

@@ -81,10 +81,10 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
         if (configuration.isDemo()) {
-            String baseUrl = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort() + "/v1")
-                    .orElse("https://localhost/v1");
+            String origin = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort())
+                    .orElse("https://localhost");
             Path credentials = injector.getInstance(DemoOrganisations.class)
-                    .ensure(Path.of(configuration.getDataDirectory()), baseUrl);
+                    .ensure(Path.of(configuration.getDataDirectory()), origin);
             LOG.info("Demo organisations and API keys: {}", credentials.toAbsolutePath());
         }
     }

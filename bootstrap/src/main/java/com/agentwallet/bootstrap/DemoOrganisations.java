@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Result;
@@ -53,15 +54,16 @@ final class DemoOrganisations {
         this.users = requireNonNull(users, "users is null");
     }
 
-    /** The credentials file, made now unless an earlier start made it. */
-    Path ensure(Path dataDirectory, String baseUrl) {
+    /** The credentials file, made now unless an earlier start made it; {@code origin} is the HTTPS server's. */
+    Path ensure(Path dataDirectory, String origin) {
         Path file = dataDirectory.resolve(FILE_NAME);
         if (Files.exists(file)) {
             return file;
         }
         List<Map<String, Object>> created = NAMES.stream().map(this::create).toList();
         Map<String, Object> credentials = new LinkedHashMap<>();
-        credentials.put("base_url", baseUrl);
+        credentials.put("base_url", origin + "/v1");
+        credentials.put("dashboard_url", origin + Dashboard.HOME);
         credentials.put("organisations", created);
         try {
             Files.createDirectories(dataDirectory);

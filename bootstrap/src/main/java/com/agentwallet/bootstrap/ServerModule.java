@@ -21,6 +21,8 @@ import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
 import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Key;
@@ -76,8 +78,6 @@ final class ServerModule extends ConstructorModule {
             v1.addBinding().to(component);
         }
         singleton(JsonErrorHandler.class);
-        // No dashboard user can sign in yet; the users' sessions replace this binding.
-        bind(DashboardSessions.class).toInstance(DashboardSessions.NONE);
         bind(DemoOrganisations.class).in(Singleton.class);
 
         // Started in this order and stopped in reverse: the books and the ledger close after all that uses them.
@@ -115,8 +115,8 @@ final class ServerModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    Dashboard dashboard(DashboardSessions sessions) {
-        return new Dashboard(sessions, configuration.getApi().trustForwardedProto());
+    Dashboard dashboard(UserService users, PaymentService payments) {
+        return new Dashboard(new DashboardSessions(users, payments), configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

@@ -40,6 +40,7 @@ import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.CreateWallet;
 import com.agentwallet.core.wallet.CreatedWallet;
 import com.agentwallet.core.wallet.WalletService;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -144,12 +145,15 @@ class OperatorCommandsTest {
         DemoOrganisations demo = new DemoOrganisations(injector.getInstance(OrganisationService.class),
                 injector.getInstance(ApiKeyService.class), users);
 
-        Path file = demo.ensure(data, "https://localhost:8443/v1");
+        Path file = demo.ensure(data, "https://localhost:8443");
         List<DemoOrg> orgs = ApiServer.readOrgs(file);
+        JsonNode urls = new ObjectMapper().readTree(file.toFile());
 
         assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
                 PosixFilePermission.OWNER_WRITE);
         assertThat(orgs).hasSize(2);
+        assertThat(urls.path("base_url").asText()).isEqualTo("https://localhost:8443/v1");
+        assertThat(urls.path("dashboard_url").asText()).isEqualTo("https://localhost:8443/dashboard/");
         assertThat(orgs.get(0).dashboardUsers()).extracting(DemoOrg.DashboardLogin::email, DemoOrg.DashboardLogin::role)
                 .containsExactly(tuple("owner@demo-org-a.demo", Role.OWNER), tuple("operator@demo-org-a.demo", Role.OPERATOR));
         assertThat(orgs.get(1).dashboardUser(Role.OWNER).email()).isEqualTo("owner@demo-org-b.demo");
@@ -162,7 +166,7 @@ class OperatorCommandsTest {
             }
         }
         String written = Files.readString(file);
-        assertThat(demo.ensure(data, "https://localhost:8443/v1")).isEqualTo(file);
+        assertThat(demo.ensure(data, "https://localhost:8443")).isEqualTo(file);
         assertThat(Files.readString(file)).isEqualTo(written);
     }
 

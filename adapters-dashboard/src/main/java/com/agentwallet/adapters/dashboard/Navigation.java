@@ -48,11 +48,15 @@ public final class Navigation {
         for (Link link : forRole(user.role())) {
             Html current = link.path().equals(currentPath) ? new Html(" aria-current=\"page\"") : Html.EMPTY;
             Html badge = link.path().equals(CO_SIGN_INBOX) && user.awaitingCoSign() > 0
-                    ? BADGE.render(Map.of("count", String.valueOf(user.awaitingCoSign())))
+                    ? BADGE.render(Map.of("count", badgeCount(user.awaitingCoSign())))
                     : Html.EMPTY;
             items.add(LINK.render(Map.of(
                     "path", link.path(), "current", current, "label", link.label(), "badge", badge)));
         }
         return NAV.render(Map.of("links", Html.join(items)));
+    }
+
+    private static String badgeCount(int awaiting) {
+        return awaiting > DashboardSessions.BADGE_LIMIT ? DashboardSessions.BADGE_LIMIT + "+" : String.valueOf(awaiting);
     }
 }

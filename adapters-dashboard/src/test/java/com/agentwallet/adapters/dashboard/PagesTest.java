@@ -1,8 +1,12 @@
 package com.agentwallet.adapters.dashboard;
 
 import com.agentwallet.core.auth.Role;
+import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.user.SignedInUser;
+import com.agentwallet.core.user.UserId;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,12 +42,13 @@ class PagesTest {
 
     @Test
     void theInboxLinkCarriesTheCountOfPaymentsAwaitingCoSign() {
-        String page = Pages.home(new SignedIn("ops@example.com", Role.OPERATOR, "token-1", 3)).markup();
+        String page = Pages.home(operator("token-1", 3)).markup();
         assertThat(page).contains("Co-sign inbox <span class=\"badge\">3<span class=\"visually-hidden\"> awaiting co-sign")
                 .contains("value=\"token-1\"").contains("ops@example.com · operator")
                 .doesNotContain("Policies");
-        assertThat(Pages.home(new SignedIn("ops@example.com", Role.OPERATOR, "t", 0)).markup())
-                .doesNotContain("class=\"badge\"");
+        assertThat(Pages.home(operator("t", 0)).markup()).doesNotContain("class=\"badge\"");
+        assertThat(Pages.home(operator("t", DashboardSessions.BADGE_LIMIT + 1)).markup())
+                .contains("<span class=\"badge\">99+<");
     }
 
     @Test
@@ -54,6 +59,12 @@ class PagesTest {
                 .contains("<label for=\"email\">").contains("<label for=\"password\">")
                 .contains("role=\"alert\">Wrong email or password<")
                 .doesNotContain("<nav").doesNotContain("<script").doesNotContain("style=");
+    }
+
+    private static SignedIn operator(String csrfToken, int awaitingCoSign) {
+        return new SignedIn(new SignedInUser(new UserId(UserId.PREFIX + "A".repeat(24)),
+                new OrgId("org_" + "B".repeat(24)), Role.OPERATOR, "ops@example.com", csrfToken,
+                Instant.parse("2026-11-27T12:00:00Z")), awaitingCoSign);
     }
 
     private static List<String> labels(Role role) {
