@@ -20,6 +20,7 @@ import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
 import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.user.UserService;
@@ -115,8 +116,8 @@ final class ServerModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    Dashboard dashboard(UserService users, PaymentService payments) {
-        return new Dashboard(new DashboardSessions(users, payments), configuration.getApi().trustForwardedProto());
+    Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys) {
+        return new Dashboard(new DashboardSessions(users, payments), apiKeys, configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

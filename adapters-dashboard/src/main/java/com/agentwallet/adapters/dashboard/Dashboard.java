@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.dashboard;
 
+import com.agentwallet.core.auth.ApiKeyService;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import org.glassfish.jersey.CommonProperties;
@@ -22,11 +23,13 @@ public final class Dashboard {
     static final String ASSETS = PATH + "/assets/";
 
     private final DashboardSessions sessions;
+    private final ApiKeyService apiKeys;
     private final boolean trustForwardedProto;
 
     /** {@code trustForwardedProto}: whether a proxy's {@code X-Forwarded-Proto: https} counts as HTTPS, as for /v1. */
-    public Dashboard(DashboardSessions sessions, boolean trustForwardedProto) {
+    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, boolean trustForwardedProto) {
         this.sessions = requireNonNull(sessions, "sessions is null");
+        this.apiKeys = requireNonNull(apiKeys, "apiKeys is null");
         this.trustForwardedProto = trustForwardedProto;
     }
 
@@ -36,12 +39,14 @@ public final class Dashboard {
         // checked, and warned about, as a provider.
         ResourceConfig config = new ResourceConfig()
                 .register(DashboardPages.class)
+                .register(ApiKeyPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {
                         bind(sessions).to(DashboardSessions.class);
+                        bind(apiKeys).to(ApiKeyService.class);
                     }
                 })
                 // Only what is registered above: no JSON or validation features found on the class path.
