@@ -1,5 +1,6 @@
 package com.agentwallet.core.auth;
 
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.id.ApiKeyId;
@@ -114,14 +115,21 @@ public final class ApiKeyService {
         return revoked;
     }
 
-    /** Revokes the key and issues a new one of the same role, in one step: the old secret stops working at once. */
+    /**
+     * Revokes the key and issues a new one of the same role, in one step: the old secret stops working
+     * at once. A revoked key is refused ({@code invalid_state}): it was rotated or revoked already, and
+     * a second replacement would outlive the one its rotation meant.
+     */
     public Result<IssuedKey> rotate(OrgId orgId, ApiKeyId keyId) {
         record Rotated(ApiKey old, IssuedKey issued) {
         }
         Result<Rotated> rotated = storage.inTransaction(stores -> Result.found(stores.apiKeys().lock(orgId, keyId),
-                "api key", keyId).map(key -> {
-                    stores.apiKeys().update(key.isRevoked() ? key : key.revokedAt(clock.instant()));
-                    return new Rotated(key, newKey(stores, orgId, key.role()));
+                "api key", keyId).flatMap(key -> {
+                    if (key.isRevoked()) {
+                        return Result.refused(new Rejection.InvalidState("API key " + keyId + " is revoked"));
+                    }
+                    stores.apiKeys().update(key.revokedAt(clock.instant()));
+                    return Result.ok(new Rotated(key, newKey(stores, orgId, key.role())));
                 }));
         if (rotated.isOk()) {
             cache.changed(rotated.value().old().secretHash());

@@ -54,6 +54,15 @@ class ApiKeyServiceTest {
     }
 
     @Test
+    void aRevokedKeyCannotBeRotatedIntoASecondReplacement() {
+        IssuedKey old = keys.issue(org, Role.ADMIN).value();
+        keys.rotate(org, old.key().id()).value();
+
+        assertThat(keys.rotate(org, old.key().id()).rejection()).isInstanceOf(Rejection.InvalidState.class);
+        assertThat(keys.list(org)).hasSize(2);
+    }
+
+    @Test
     void theLastUseOfEachKeyIsWrittenByTheNextRecordingAndALaterUseWins() {
         IssuedKey used = keys.issue(org, Role.ADMIN).value();
         IssuedKey idle = keys.issue(org, Role.VIEWER).value();
