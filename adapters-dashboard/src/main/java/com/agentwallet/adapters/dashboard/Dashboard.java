@@ -22,11 +22,13 @@ public final class Dashboard {
     static final String ASSETS = PATH + "/assets/";
 
     private final DashboardSessions sessions;
+    private final CoSignInbox inbox;
     private final boolean trustForwardedProto;
 
     /** {@code trustForwardedProto}: whether a proxy's {@code X-Forwarded-Proto: https} counts as HTTPS, as for /v1. */
-    public Dashboard(DashboardSessions sessions, boolean trustForwardedProto) {
+    public Dashboard(DashboardSessions sessions, CoSignInbox inbox, boolean trustForwardedProto) {
         this.sessions = requireNonNull(sessions, "sessions is null");
+        this.inbox = requireNonNull(inbox, "inbox is null");
         this.trustForwardedProto = trustForwardedProto;
     }
 
@@ -36,12 +38,14 @@ public final class Dashboard {
         // checked, and warned about, as a provider.
         ResourceConfig config = new ResourceConfig()
                 .register(DashboardPages.class)
+                .register(CoSignPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {
                         bind(sessions).to(DashboardSessions.class);
+                        bind(inbox).to(CoSignInbox.class);
                     }
                 })
                 // Only what is registered above: no JSON or validation features found on the class path.
