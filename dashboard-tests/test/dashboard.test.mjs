@@ -1,58 +1,16 @@
 // The dashboard in Debian's Chromium, served by the real server jar started for these tests.
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium, request as http } from 'playwright-core';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
 import { base58Decode, base58Encode, coSignerPublicKey } from '../../clients/typescript/src/index.js';
-import { startServer } from '../../clients/typescript/test/server.mjs';
+import { assertKeyNeverSent, axe, screenshot, useDashboard } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const jar = process.env.AGENT_WALLET_JAR ?? resolve(here, '../../bootstrap/target/agent-wallet.jar');
-const SCREENSHOT = resolve(here, '../../docs/dashboard/sign-in.png');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-// As root, in a closed network: no sandbox, GPU or calls home. The server's certificate is self-signed.
-const CHROMIUM_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'];
-
-let server; let origin; let browser; let api; let started;
-
-before(async () => {
-  started = Date.now();
-  server = await startServer({ jar });
-  origin = new URL(server.baseUrl).origin;
-  // Playwright gives each launch a new, empty --user-data-dir of its own.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, chromiumSandbox: false,
-    args: CHROMIUM_ARGS });
-  api = await http.newContext({ baseURL: `${origin}/v1/`, ignoreHTTPSErrors: true });
-});
-
-after(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.stop();
-  console.log(`dashboard browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s with the server's start`);
-});
-
-/** A new page at 1280×800 and every request it sends. */
-async function openPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
-  const sent = [];
-  context.on('request', (request) => sent.push(request));
-  const problems = [];
-  const page = await context.newPage();
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { context, page, sent, problems };
-}
+const dashboard = useDashboard('dashboard browser tests');
+const { openPage, post, paymentAwaitingCoSign, login, signIn } = dashboard;
 
 test('/dashboard/ without a session sends the browser to the sign-in page, which renders under its headers', async () => {
   const { context, page, problems } = await openPage();
-  const response = await page.goto(`${origin}/dashboard/`);
+  const response = await page.goto(`${dashboard.origin}/dashboard/`);
   assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
   const redirect = await response.request().redirectedFrom().response();
   assert.equal(redirect.status(), 303);
@@ -87,14 +45,13 @@ test('/dashboard/ without a session sends the browser to the sign-in page, which
     .evaluate((button) => getComputedStyle(button).backgroundColor), 'rgb(11, 92, 173)');
   assert.deepEqual(problems, []);
 
-  mkdirSync(dirname(SCREENSHOT), { recursive: true });
-  await page.screenshot({ path: SCREENSHOT });
+  await screenshot(page, 'sign-in');
   await context.close();
 });
 
 test('the policy refuses inline script in a dashboard page', async () => {
   const { context, page } = await openPage();
-  await page.goto(`${origin}/dashboard/sign-in`);
+  await page.goto(`${dashboard.origin}/dashboard/sign-in`);
   const violation = await page.evaluate(() => new Promise((done) => {
     document.addEventListener('securitypolicyviolation', (event) => done(event.effectiveDirective), { once: true });
     const script = document.createElement('script');
@@ -107,19 +64,19 @@ test('the policy refuses inline script in a dashboard page', async () => {
 });
 
 test('assets are cached briefly, and paths outside /dashboard and /v1 still get the API\'s JSON 404', async () => {
-  const asset = await api.get(`${origin}/dashboard/assets/cosign.js`);
+  const asset = await dashboard.api.get(`${dashboard.origin}/dashboard/assets/cosign.js`);
   assert.equal(asset.status(), 200);
   assert.match(asset.headers()['content-type'], /^text\/javascript/);
   assert.equal(asset.headers()['cache-control'], 'public, max-age=300');
   assert.equal(asset.headers()['content-security-policy'].includes("script-src 'self'"), true);
 
-  const missing = await api.get(`${origin}/dashboard/no-such-page`);
+  const missing = await dashboard.api.get(`${dashboard.origin}/dashboard/no-such-page`);
   assert.equal(missing.status(), 404);
   assert.match(missing.headers()['content-type'], /^text\/html/);
   assert.equal(missing.headers()['x-frame-options'], 'DENY');
 
   for (const path of ['/dashboardx', '/elsewhere']) {
-    const outside = await api.get(`${origin}${path}`);
+    const outside = await dashboard.api.get(`${dashboard.origin}${path}`);
     assert.equal(outside.status(), 404);
     assert.equal((await outside.json()).error.code, 'not_found');
   }
@@ -127,44 +84,19 @@ test('assets are cached briefly, and paths outside /dashboard and /v1 still get 
 
 test('axe-core finds no serious or critical accessibility violation on the sign-in page', async () => {
   const { context, page } = await openPage();
-  await page.goto(`${origin}/dashboard/sign-in`);
-  // Evaluated as a program, not added as an inline <script> that the page's policy would refuse.
-  await page.evaluate(AXE);
-  const results = await page.evaluate(() => window.axe.run(document));
-  const byImpact = { minor: 0, moderate: 0, serious: 0, critical: 0 };
-  for (const violation of results.violations) byImpact[violation.impact] += 1;
-  console.log(`axe-core ${results.testEngine.version} on /dashboard/sign-in: ${results.passes.length} rules passed, `
-    + `${results.incomplete.length} to review, violations ${JSON.stringify(byImpact)}`
-    + (results.violations.length ? `: ${results.violations.map((v) => `${v.id} (${v.impact})`).join(', ')}` : ''));
+  await page.goto(`${dashboard.origin}/dashboard/sign-in`);
+  const { results, byImpact } = await axe(page, '/dashboard/sign-in');
   assert.ok(results.passes.length > 0);
   assert.equal(byImpact.serious + byImpact.critical, 0);
   await context.close();
 });
 
-/** POST to /v1 with an API key or session token; the answer's JSON, after checking it succeeded. */
-async function post(path, credential, data) {
-  const response = await api.post(path, { headers: { Authorization: `Bearer ${credential}` }, data });
-  assert.ok(response.ok(), `${path}: ${response.status()} ${await response.text()}`);
-  return response.json();
-}
-
-/** A payment at its wallet's co-sign threshold, waiting for the demo organisation's co-signer. */
-async function paymentAwaitingCoSign(org) {
-  const policy = await post('policies', org.keys.admin, { name: `dashboard-${randomUUID()}`, require_co_sign: '10.00',
-    co_signer: coSignerPublicKey(org.co_signer_secret_key) });
-  const wallet = await post('wallets', org.keys.admin, { agent_id: `dashboard-${randomUUID()}`, policy_id: policy.id });
-  await post(`wallets/${wallet.id}/fund`, org.keys.admin, { amount: '100.00' });
-  const payment = await post('payments', wallet.session_token, { to: base58Encode(randomBytes(32)), amount: '10.00' });
-  assert.equal(payment.status, 'pending_co_sign');
-  return payment;
-}
-
 test('cosign.js signs in the page with the operator\'s key, the server verifies it, and the key is never sent', async () => {
-  const org = server.credentials.organisations[0];
+  const org = dashboard.server.credentials.organisations[0];
   const secretKey = org.co_signer_secret_key;
   const publicKey = coSignerPublicKey(secretKey);
   const { context, page, sent, problems } = await openPage();
-  await page.goto(`${origin}/dashboard/sign-in`);
+  await page.goto(`${dashboard.origin}/dashboard/sign-in`);
 
   const held = await paymentAwaitingCoSign(org);
   const other = await paymentAwaitingCoSign(org);
@@ -192,39 +124,19 @@ test('cosign.js signs in the page with the operator\'s key, the server verifies 
   const confirmed = await post(`payments/${held.tx_id}/co-sign`, org.keys.operator, { signature: inPage.signature });
   assert.equal(confirmed.status, 'confirmed');
   // The same signature does not fit another payment's message.
-  const refused = await api.post(`payments/${other.tx_id}/co-sign`, {
+  const refused = await dashboard.api.post(`payments/${other.tx_id}/co-sign`, {
     headers: { Authorization: `Bearer ${org.keys.operator}` }, data: { signature: inPage.signature } });
   assert.equal(refused.status(), 400);
   const error = (await refused.json()).error;
   assert.equal(error.code, 'validation_error', JSON.stringify(error));
   assert.equal(error.param, 'signature', JSON.stringify(error));
 
-  const seed = base58Decode(secretKey).subarray(0, 32);
-  const forms = [secretKey, Buffer.from(seed).toString('base64'), Buffer.from(seed).toString('base64url'),
-    Buffer.from(seed).toString('hex'), base58Encode(seed)];
   assert.ok(sent.length >= 4, 'the page, its stylesheet and both modules were requested');
-  for (const request of sent) {
-    const seen = [request.url(), JSON.stringify(await request.allHeaders()), request.postData() ?? ''].join('\n');
-    for (const form of forms) assert.equal(seen.includes(form), false, `${request.url()} carries the secret key`);
-  }
-  assert.deepEqual(sent.map((request) => new URL(request.url()).origin), sent.map(() => origin));
+  await assertKeyNeverSent(sent, secretKey);
+  assert.deepEqual(sent.map((request) => new URL(request.url()).origin), sent.map(() => dashboard.origin));
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-/** A demo organisation's dashboard login of that role. */
-function login(orgIndex, role) {
-  return server.credentials.organisations[orgIndex].dashboard_users.find((user) => user.role === role);
-}
-
-/** Signs in through the form; answers the page, now wherever the form's answer led. */
-async function signIn(page, { email, password }) {
-  await page.goto(`${origin}/dashboard/sign-in`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForLoadState();
-}
 
 const navigationOf = (page) => page.getByRole('navigation').getByRole('link').allTextContents();
 
@@ -250,7 +162,7 @@ test('the owner signs in to the sections of an owner, under a cookie with all th
   await page.waitForLoadState();
   assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
   // The ended session's cookie, sent again by hand, opens nothing.
-  const again = await api.get(`${origin}/dashboard/`, { maxRedirects: 0,
+  const again = await dashboard.api.get(`${dashboard.origin}/dashboard/`, { maxRedirects: 0,
     headers: { Cookie: `__Host-agent-wallet-session=${session.value}` } });
   assert.equal(again.status(), 303);
   assert.deepEqual(problems, []);
@@ -258,7 +170,7 @@ test('the owner signs in to the sections of an owner, under a cookie with all th
 });
 
 test('an operator sees the inbox and its badge but not the owner\'s or admin\'s sections', async () => {
-  await paymentAwaitingCoSign(server.credentials.organisations[0]);
+  await paymentAwaitingCoSign(dashboard.server.credentials.organisations[0]);
   const { context, page } = await openPage();
   await signIn(page, login(0, 'operator'));
 
@@ -267,13 +179,10 @@ test('an operator sees the inbox and its badge but not the owner\'s or admin\'s 
   assert.match(inbox, /^Co-sign inbox \d+/);
   assert.equal(links.some((text) => /API keys|Users|Policies|Funding|Webhooks/.test(text)), false, links.join(', '));
 
-  await page.evaluate(AXE);
-  const results = await page.evaluate(() => window.axe.run(document));
+  const { results } = await axe(page, '/dashboard/ (operator)');
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  console.log(`axe-core on /dashboard/ (operator): ${results.passes.length} rules passed, `
-    + `${results.violations.length} violations, ${serious.length} serious or critical`);
   assert.deepEqual(serious.map((v) => v.id), []);
-  await page.screenshot({ path: resolve(here, '../../docs/dashboard/home-operator.png') });
+  await screenshot(page, 'home-operator');
   await context.close();
 });
 
@@ -282,17 +191,17 @@ test('a change without its CSRF token is refused: signing out, and signing in fr
   await signIn(page, login(1, 'owner'));
   assert.equal(new URL(page.url()).pathname, '/dashboard/');
 
-  const forged = await page.request.post(`${origin}/dashboard/sign-out`, { form: { csrf_token: 'forged' },
+  const forged = await page.request.post(`${dashboard.origin}/dashboard/sign-out`, { form: { csrf_token: 'forged' },
     maxRedirects: 0 });
   assert.equal(forged.status(), 403);
-  const missing = await page.request.post(`${origin}/dashboard/sign-out`, { form: {}, maxRedirects: 0 });
+  const missing = await page.request.post(`${dashboard.origin}/dashboard/sign-out`, { form: {}, maxRedirects: 0 });
   assert.equal(missing.status(), 403);
   await page.reload();
   assert.equal(new URL(page.url()).pathname, '/dashboard/', 'the refused sign-outs left the session alone');
 
   // A sign-in posted without the form's own token (as another site's form would be) is refused.
   const { email, password } = login(1, 'owner');
-  const crossSite = await api.post(`${origin}/dashboard/sign-in`, { form: { email, password, csrf_token: 'x' },
+  const crossSite = await dashboard.api.post(`${dashboard.origin}/dashboard/sign-in`, { form: { email, password, csrf_token: 'x' },
     maxRedirects: 0 });
   assert.equal(crossSite.status(), 403);
   assert.equal(crossSite.headers()['set-cookie']?.includes('agent-wallet-session') ?? false, false);

@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.adapters.dashboard.CoSignInbox;
 import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.adapters.dashboard.DashboardSessions;
 import com.agentwallet.adapters.http.Edge;
@@ -23,6 +24,7 @@ import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -116,8 +118,10 @@ final class ServerModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys) {
-        return new Dashboard(new DashboardSessions(users, payments), apiKeys, configuration.getApi().trustForwardedProto());
+    Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys, WalletService wallets,
+                        PolicyService policies, Clock clock) {
+        return new Dashboard(new DashboardSessions(users, payments), apiKeys,
+                new CoSignInbox(payments, wallets, policies, clock), configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

@@ -24,12 +24,14 @@ public final class Dashboard {
 
     private final DashboardSessions sessions;
     private final ApiKeyService apiKeys;
+    private final CoSignInbox inbox;
     private final boolean trustForwardedProto;
 
     /** {@code trustForwardedProto}: whether a proxy's {@code X-Forwarded-Proto: https} counts as HTTPS, as for /v1. */
-    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, boolean trustForwardedProto) {
+    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, CoSignInbox inbox, boolean trustForwardedProto) {
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.apiKeys = requireNonNull(apiKeys, "apiKeys is null");
+        this.inbox = requireNonNull(inbox, "inbox is null");
         this.trustForwardedProto = trustForwardedProto;
     }
 
@@ -40,6 +42,7 @@ public final class Dashboard {
         ResourceConfig config = new ResourceConfig()
                 .register(DashboardPages.class)
                 .register(ApiKeyPages.class)
+                .register(CoSignPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
@@ -47,6 +50,7 @@ public final class Dashboard {
                     protected void configure() {
                         bind(sessions).to(DashboardSessions.class);
                         bind(apiKeys).to(ApiKeyService.class);
+                        bind(inbox).to(CoSignInbox.class);
                     }
                 })
                 // Only what is registered above: no JSON or validation features found on the class path.

@@ -127,7 +127,7 @@ public final class DashboardPages {
                 .cookie(cookie(SIGN_IN_COOKIE, token).build()).build();
     }
 
-    private static Response forbidden() {
+    static Response forbidden() {
         return Response.status(Response.Status.FORBIDDEN)
                 .entity(Pages.error(Optional.empty(), 403, "Forbidden: the form was stale or not this site's; "
                         + "reload the page and try again").markup()).build();
