@@ -120,7 +120,7 @@ final class ServerModule extends ConstructorModule {
     @Singleton
     Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys, WalletService wallets,
                         PolicyService policies, Clock clock) {
-        return new Dashboard(new DashboardSessions(users, payments), apiKeys,
+        return new Dashboard(new DashboardSessions(users, payments), apiKeys, users,
                 new CoSignInbox(payments, wallets, policies, clock), configuration.getApi().trustForwardedProto());
     }
 

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.dashboard;
 
 import com.agentwallet.core.auth.ApiKeyService;
+import com.agentwallet.core.user.UserService;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import org.glassfish.jersey.CommonProperties;
@@ -24,13 +25,16 @@ public final class Dashboard {
 
     private final DashboardSessions sessions;
     private final ApiKeyService apiKeys;
+    private final UserService users;
     private final CoSignInbox inbox;
     private final boolean trustForwardedProto;
 
     /** {@code trustForwardedProto}: whether a proxy's {@code X-Forwarded-Proto: https} counts as HTTPS, as for /v1. */
-    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, CoSignInbox inbox, boolean trustForwardedProto) {
+    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, UserService users, CoSignInbox inbox,
+                     boolean trustForwardedProto) {
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.apiKeys = requireNonNull(apiKeys, "apiKeys is null");
+        this.users = requireNonNull(users, "users is null");
         this.inbox = requireNonNull(inbox, "inbox is null");
         this.trustForwardedProto = trustForwardedProto;
     }
@@ -42,6 +46,7 @@ public final class Dashboard {
         ResourceConfig config = new ResourceConfig()
                 .register(DashboardPages.class)
                 .register(ApiKeyPages.class)
+                .register(UserPages.class)
                 .register(CoSignPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
@@ -50,6 +55,7 @@ public final class Dashboard {
                     protected void configure() {
                         bind(sessions).to(DashboardSessions.class);
                         bind(apiKeys).to(ApiKeyService.class);
+                        bind(users).to(UserService.class);
                         bind(inbox).to(CoSignInbox.class);
                     }
                 })
