@@ -28,7 +28,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -41,6 +40,7 @@ import static java.util.Objects.requireNonNull;
 @Path("api-keys")
 @Produces(MediaType.TEXT_HTML + ";charset=utf-8")
 public final class ApiKeyPages {
+    private static final String FORBIDDEN = "Forbidden: only an owner manages API keys";
     static final String PATH = Dashboard.PATH + "/api-keys";
 
     private static final Template LIST = Template.load("api-keys.html");
@@ -64,7 +64,8 @@ public final class ApiKeyPages {
 
     @GET
     public Response list(@CookieParam(DashboardSessions.COOKIE) String cookie) {
-        return asOwner(cookie, owner -> Response.ok(listPage(owner).markup()).build());
+        return Access.as(sessions, cookie, Role.OWNER, FORBIDDEN,
+                owner -> Response.ok(listPage(owner).markup()).build());
     }
 
     /** Issues a key of the chosen role and shows its secret, this once. */
@@ -72,10 +73,10 @@ public final class ApiKeyPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response create(@CookieParam(DashboardSessions.COOKIE) String cookie,
                            @FormParam("csrf_token") String csrfToken, @FormParam("role") String role) {
-        return asOwner(cookie, csrfToken, owner -> {
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN, owner -> {
             Optional<Role> chosen = Arrays.stream(Role.values()).filter(each -> each.wireName().equals(role)).findFirst();
             if (chosen.isEmpty()) {
-                return error(owner, 400, "Bad Request: choose one of the roles");
+                return Access.error(owner, 400, "Bad Request: choose one of the roles");
             }
             return shown(owner, apiKeys.issue(owner.user().orgId(), chosen.get()), "New API key",
                     "It works with the API at /v1 at once.");
@@ -88,7 +89,7 @@ public final class ApiKeyPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response rotate(@CookieParam(DashboardSessions.COOKIE) String cookie,
                            @FormParam("csrf_token") String csrfToken, @PathParam("id") String id) {
-        return asOwner(cookie, csrfToken, owner ->
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN, owner ->
                 liveKey(owner, id).map(key -> shown(owner, apiKeys.rotate(owner.user().orgId(), key.id()),
                         "Rotated API key", key.id().value() + " is revoked; this key of the same role replaces it."))
                         .orElseGet(() -> noLiveKey(owner)));
@@ -99,31 +100,15 @@ public final class ApiKeyPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response revoke(@CookieParam(DashboardSessions.COOKIE) String cookie,
                            @FormParam("csrf_token") String csrfToken, @PathParam("id") String id) {
-        return asOwner(cookie, csrfToken, owner ->
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN, owner ->
                 liveKey(owner, id).map(key -> {
                     Result<ApiKey> revoked = apiKeys.revoke(owner.user().orgId(), key.id());
                     return revoked.isOk() ? Response.seeOther(URI.create(PATH)).build()
-                            : error(owner, 409, "Conflict: " + revoked.rejection().message());
+                            : Access.error(owner, 409, "Conflict: " + revoked.rejection().message());
                 }).orElseGet(() -> noLiveKey(owner)));
     }
 
-    /** {@code action} for a signed-in owner; a sign-in redirect without a session, a 403 page for a lower role. */
-    private Response asOwner(String cookie, Function<SignedIn, Response> action) {
-        Optional<SignedIn> user = sessions.find(cookie);
-        if (user.isEmpty()) {
-            return DashboardPages.toSignIn();
-        }
-        if (!user.get().role().covers(Role.OWNER)) {
-            return error(user.get(), 403, "Forbidden: only an owner manages API keys");
-        }
-        return action.apply(user.get());
-    }
 
-    /** As {@link #asOwner(String, Function)}, for a form: one without the session's CSRF token is a 403 page too. */
-    private Response asOwner(String cookie, String csrfToken, Function<SignedIn, Response> action) {
-        return asOwner(cookie, owner -> Csrf.matches(owner.csrfToken(), csrfToken) ? action.apply(owner)
-                : error(owner, 403, "Forbidden: the form was stale or not this site's; reload the page and try again"));
-    }
 
     private Optional<ApiKey> liveKey(SignedIn owner, String id) {
         return apiKeys.list(owner.user().orgId()).stream()
@@ -131,12 +116,12 @@ public final class ApiKeyPages {
     }
 
     private static Response noLiveKey(SignedIn owner) {
-        return error(owner, 404, "Not Found: no live API key of that id in your organisation");
+        return Access.error(owner, 404, "Not Found: no live API key of that id in your organisation");
     }
 
     private static Response shown(SignedIn owner, Result<IssuedKey> issued, String title, String note) {
         if (!issued.isOk()) {
-            return error(owner, 409, "Conflict: " + issued.rejection().message());
+            return Access.error(owner, 409, "Conflict: " + issued.rejection().message());
         }
         ApiKey key = issued.value().key();
         Html main = SECRET.render(Map.of("title", title, "note", note, "id", key.id().value(),
@@ -164,7 +149,4 @@ public final class ApiKeyPages {
         return TIME.render(Map.of("iso", Timestamps.format(instant), "shown", MINUTE.format(instant)));
     }
 
-    private static Response error(SignedIn user, int status, String reason) {
-        return Response.status(status).entity(Pages.error(Optional.of(user), status, reason).markup()).build();
-    }
 }

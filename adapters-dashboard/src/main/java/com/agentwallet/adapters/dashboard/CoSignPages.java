@@ -22,7 +22,6 @@ import jakarta.ws.rs.core.Response;
 
 import java.net.URI;
 import java.util.Optional;
-import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -35,6 +34,7 @@ import static java.util.Objects.requireNonNull;
 @Path("co-sign")
 @Produces(MediaType.TEXT_HTML + ";charset=utf-8")
 public final class CoSignPages {
+    private static final String FORBIDDEN = "Forbidden: the co-sign inbox is for operators, admins and owners";
     private final DashboardSessions sessions;
     private final CoSignInbox inbox;
 
@@ -47,7 +47,7 @@ public final class CoSignPages {
     /** The inbox; {@code done} names the payment just decided, whose status it reports as it is now. */
     @GET
     public Response inbox(@CookieParam(DashboardSessions.COOKIE) String cookie, @QueryParam("done") String done) {
-        return asOperator(cookie, user -> {
+        return Access.as(sessions, cookie, Role.OPERATOR, FORBIDDEN, user -> {
             Optional<Transaction> decided = txId(done).flatMap(id -> inbox.find(user.user(), id));
             return Response.ok(InboxPage.render(user, inbox.pending(user.user()), decided, Optional.empty()).markup())
                     .build();
@@ -79,7 +79,7 @@ public final class CoSignPages {
 
     /** A decision: 303 back to the inbox reporting it, or the inbox again with the core's refusal. */
     private Response decide(String cookie, String csrfToken, String txId, Decision decision) {
-        return asOperator(cookie, user -> {
+        return Access.as(sessions, cookie, Role.OPERATOR, FORBIDDEN, user -> {
             if (!Csrf.matches(user.csrfToken(), csrfToken)) {
                 return DashboardPages.forbidden();
             }
@@ -99,18 +99,6 @@ public final class CoSignPages {
         });
     }
 
-    /** {@code page} for a signed-in operator or above; 303 to sign in without a session, 403 below operator. */
-    private Response asOperator(String cookie, Function<SignedIn, Response> page) {
-        Optional<SignedIn> user = sessions.find(cookie);
-        if (user.isEmpty()) {
-            return DashboardPages.toSignIn();
-        }
-        if (!user.get().role().covers(Role.OPERATOR)) {
-            return Response.status(Response.Status.FORBIDDEN).entity(Pages.error(user, 403,
-                    "Forbidden: the co-sign inbox is for operators, admins and owners").markup()).build();
-        }
-        return page.apply(user.get());
-    }
 
     private static Optional<TxId> txId(String value) {
         return TypedId.isWellFormed(value, TxId.PREFIX) ? Optional.of(new TxId(value)) : Optional.empty();

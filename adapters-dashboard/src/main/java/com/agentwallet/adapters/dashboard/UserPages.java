@@ -41,6 +41,7 @@ import static java.util.Objects.requireNonNull;
 @Path("users")
 @Produces(MediaType.TEXT_HTML + ";charset=utf-8")
 public final class UserPages {
+    private static final String FORBIDDEN = "Forbidden: only an owner manages users";
     static final String PATH = Dashboard.PATH + "/users";
 
     private static final Template LIST = Template.load("users.html");
@@ -62,7 +63,8 @@ public final class UserPages {
 
     @GET
     public Response list(@CookieParam(DashboardSessions.COOKIE) String cookie) {
-        return asOwner(cookie, owner -> Response.ok(listPage(owner, "", Role.VIEWER, Html.EMPTY).markup()).build());
+        return Access.as(sessions, cookie, Role.OWNER, FORBIDDEN,
+                owner -> Response.ok(listPage(owner, "", Role.VIEWER, Html.EMPTY).markup()).build());
     }
 
     /** Adds a user; a refused one re-renders the form with the reason, keeping the email and role but not the password. */
@@ -71,7 +73,7 @@ public final class UserPages {
     public Response add(@CookieParam(DashboardSessions.COOKIE) String cookie, @FormParam("csrf_token") String csrfToken,
                         @FormParam("email") String email, @FormParam("role") String role,
                         @FormParam("password") String password) {
-        return asOwner(cookie, csrfToken, owner -> {
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN, owner -> {
             Role chosen = parseRole(role).orElse(Role.VIEWER);
             String shownEmail = email == null ? "" : email;
             try {
@@ -92,10 +94,11 @@ public final class UserPages {
     public Response changeRole(@CookieParam(DashboardSessions.COOKIE) String cookie,
                                @FormParam("csrf_token") String csrfToken, @PathParam("id") String id,
                                @FormParam("role") String role) {
-        return asOwner(cookie, csrfToken, owner -> otherUser(owner, id, "change your own role", user -> {
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN,
+                owner -> otherUser(owner, id, "change your own role", user -> {
             Optional<Role> chosen = parseRole(role);
             if (chosen.isEmpty()) {
-                return error(owner, 400, "Bad Request: choose one of the roles");
+                return Access.error(owner, 400, "Bad Request: choose one of the roles");
             }
             return done(owner, users.changeRole(owner.user().orgId(), user.id(), chosen.get()));
         }));
@@ -107,41 +110,26 @@ public final class UserPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response remove(@CookieParam(DashboardSessions.COOKIE) String cookie,
                            @FormParam("csrf_token") String csrfToken, @PathParam("id") String id) {
-        return asOwner(cookie, csrfToken, owner -> otherUser(owner, id, "remove yourself",
+        return Access.asForm(sessions, cookie, csrfToken, Role.OWNER, FORBIDDEN,
+                owner -> otherUser(owner, id, "remove yourself",
                 user -> done(owner, users.remove(owner.user().orgId(), user.id()))));
     }
 
-    /** {@code action} for a signed-in owner; a sign-in redirect without a session, a 403 page for a lower role. */
-    private Response asOwner(String cookie, Function<SignedIn, Response> action) {
-        Optional<SignedIn> user = sessions.find(cookie);
-        if (user.isEmpty()) {
-            return DashboardPages.toSignIn();
-        }
-        if (!user.get().role().covers(Role.OWNER)) {
-            return error(user.get(), 403, "Forbidden: only an owner manages users");
-        }
-        return action.apply(user.get());
-    }
 
-    /** As {@link #asOwner(String, Function)}, for a form: one without the session's CSRF token is a 403 page too. */
-    private Response asOwner(String cookie, String csrfToken, Function<SignedIn, Response> action) {
-        return asOwner(cookie, owner -> Csrf.matches(owner.csrfToken(), csrfToken) ? action.apply(owner)
-                : error(owner, 403, "Forbidden: the form was stale or not this site's; reload the page and try again"));
-    }
 
     /** {@code action} on the organisation's user of that id; a 409 page if it is the owner themself, 404 if none. */
     private Response otherUser(SignedIn owner, String id, String refused, Function<DashboardUser, Response> action) {
         if (owner.user().userId().value().equals(id)) {
-            return error(owner, 409, "Conflict: you cannot " + refused + "; another owner can");
+            return Access.error(owner, 409, "Conflict: you cannot " + refused + "; another owner can");
         }
         return users.list(owner.user().orgId()).stream().filter(user -> user.id().value().equals(id)).findFirst()
                 .map(action)
-                .orElseGet(() -> error(owner, 404, "Not Found: no user of that id in your organisation"));
+                .orElseGet(() -> Access.error(owner, 404, "Not Found: no user of that id in your organisation"));
     }
 
     private static Response done(SignedIn owner, Result<DashboardUser> result) {
         return result.isOk() ? Response.seeOther(URI.create(PATH)).build()
-                : error(owner, result.rejection() instanceof Rejection.NotFound ? 404 : 409,
+                : Access.error(owner, result.rejection() instanceof Rejection.NotFound ? 404 : 409,
                 "Conflict: " + result.rejection().message());
     }
 
@@ -181,7 +169,4 @@ public final class UserPages {
         return TIME.render(Map.of("iso", Timestamps.format(instant), "shown", MINUTE.format(instant)));
     }
 
-    private static Response error(SignedIn user, int status, String reason) {
-        return Response.status(status).entity(Pages.error(Optional.of(user), status, reason).markup()).build();
-    }
 }
