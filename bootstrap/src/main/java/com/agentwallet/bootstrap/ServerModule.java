@@ -22,11 +22,15 @@ import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
 import com.agentwallet.adapters.http.session.SessionTokens;
 import com.agentwallet.core.auth.ApiKeyService;
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.export.ExportService;
 import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Key;
 import com.google.inject.Provides;
@@ -119,9 +123,11 @@ final class ServerModule extends ConstructorModule {
     @Provides
     @Singleton
     Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys, WalletService wallets,
-                        PolicyService policies, Clock clock) {
-        return new Dashboard(new DashboardSessions(users, payments), apiKeys, users,
-                new CoSignInbox(payments, wallets, policies, clock), configuration.getApi().trustForwardedProto());
+                        PolicyService policies, OrganisationService organisations, EscrowService escrows,
+                        WebhookService webhooks, ExportService exports, Clock clock) {
+        return new Dashboard(new Dashboard.Services(new DashboardSessions(users, payments), apiKeys, users,
+                new CoSignInbox(payments, wallets, policies, clock), organisations, wallets, policies, payments,
+                escrows, webhooks, exports, clock), configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

@@ -5,7 +5,6 @@ import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.auth.IssuedKey;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Result;
-import com.agentwallet.core.common.Timestamps;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
@@ -20,9 +19,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.net.URI;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -47,8 +43,6 @@ public final class ApiKeyPages {
     private static final Template ROW = Template.load("api-key-row.html");
     private static final Template ACTIONS = Template.load("api-key-actions.html");
     private static final Template SECRET = Template.load("api-key-secret.html");
-    private static final Template TIME = Template.load("time.html");
-    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm").withZone(ZoneOffset.UTC);
     /** Live keys first, then the newest first. */
     private static final Comparator<ApiKey> ORDER = Comparator.comparing(ApiKey::isRevoked)
             .thenComparing(ApiKey::createdAt, Comparator.reverseOrder());
@@ -108,8 +102,6 @@ public final class ApiKeyPages {
                 }).orElseGet(() -> noLiveKey(owner)));
     }
 
-
-
     private Optional<ApiKey> liveKey(SignedIn owner, String id) {
         return apiKeys.list(owner.user().orgId()).stream()
                 .filter(key -> key.id().value().equals(id) && !key.isRevoked()).findFirst();
@@ -133,9 +125,9 @@ public final class ApiKeyPages {
         List<Html> rows = apiKeys.list(owner.user().orgId()).stream().sorted(ORDER).map(key -> ROW.render(Map.of(
                 "id", key.id().value(),
                 "role", key.role().wireName(),
-                "created", time(key.createdAt()),
-                "lastUsed", key.lastUsedAt().map(ApiKeyPages::time).orElse(Html.text("never")),
-                "status", key.revokedAt().map(at -> Html.join(List.of(Html.text("revoked at "), time(at))))
+                "created", Shown.time(key.createdAt()),
+                "lastUsed", key.lastUsedAt().map(Shown::time).orElse(Html.text("never")),
+                "status", key.revokedAt().map(at -> Html.join(List.of(Html.text("revoked at "), Shown.time(at))))
                         .orElse(Html.text("active")),
                 "actions", key.isRevoked() ? Html.EMPTY
                         : ACTIONS.render(Map.of("id", key.id().value(), "csrf", owner.csrfToken())))))
@@ -143,10 +135,4 @@ public final class ApiKeyPages {
         return Pages.page("API keys", Optional.of(owner), PATH,
                 LIST.render(Map.of("csrf", owner.csrfToken(), "rows", Html.join(rows))));
     }
-
-    /** To the minute in UTC, the exact instant in its {@code datetime}. */
-    private static Html time(Instant instant) {
-        return TIME.render(Map.of("iso", Timestamps.format(instant), "shown", MINUTE.format(instant)));
-    }
-
 }

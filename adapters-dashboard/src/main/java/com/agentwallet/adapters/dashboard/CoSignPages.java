@@ -92,7 +92,7 @@ public final class CoSignPages {
             }
             // Shown with the user's badge as it is now: the refusal may be that another operator got there first.
             SignedIn now = sessions.find(cookie).orElse(user);
-            return Response.status(status(result.rejection()))
+            return Response.status(Access.status(result.rejection()))
                     .entity(InboxPage.render(now, inbox.pending(now.user()), Optional.empty(),
                             Optional.of(result.rejection().message())).markup())
                     .build();
@@ -102,15 +102,5 @@ public final class CoSignPages {
 
     private static Optional<TxId> txId(String value) {
         return TypedId.isWellFormed(value, TxId.PREFIX) ? Optional.of(new TxId(value)) : Optional.empty();
-    }
-
-    private static int status(Rejection rejection) {
-        if (rejection instanceof Rejection.NotFound) {
-            return 404;
-        }
-        if (rejection instanceof Rejection.InvalidInput) {
-            return 400;
-        }
-        return 409;
     }
 }

@@ -1,7 +1,14 @@
 package com.agentwallet.adapters.dashboard;
 
 import com.agentwallet.core.auth.ApiKeyService;
+import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.org.OrganisationService;
+import com.agentwallet.core.payment.PaymentService;
+import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.user.UserService;
+import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookService;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import org.glassfish.jersey.CommonProperties;
@@ -9,6 +16,8 @@ import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 import org.glassfish.jersey.servlet.ServletContainer;
+
+import java.time.Clock;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,19 +32,36 @@ public final class Dashboard {
     public static final String SIGN_IN = PATH + "/sign-in";
     static final String ASSETS = PATH + "/assets/";
 
-    private final DashboardSessions sessions;
-    private final ApiKeyService apiKeys;
-    private final UserService users;
-    private final CoSignInbox inbox;
+    /**
+     * The use cases the pages call: the same ones, with the same checks, as the API at /v1. A page
+     * class asks for the ones it needs by type in its constructor.
+     */
+    public record Services(DashboardSessions sessions, ApiKeyService apiKeys, UserService users, CoSignInbox inbox,
+                           OrganisationService organisations, WalletService wallets, PolicyService policies,
+                           PaymentService payments, EscrowService escrows, WebhookService webhooks,
+                           ExportService exports, Clock clock) {
+        public Services {
+            requireNonNull(sessions, "sessions is null");
+            requireNonNull(apiKeys, "apiKeys is null");
+            requireNonNull(users, "users is null");
+            requireNonNull(inbox, "inbox is null");
+            requireNonNull(organisations, "organisations is null");
+            requireNonNull(wallets, "wallets is null");
+            requireNonNull(policies, "policies is null");
+            requireNonNull(payments, "payments is null");
+            requireNonNull(escrows, "escrows is null");
+            requireNonNull(webhooks, "webhooks is null");
+            requireNonNull(exports, "exports is null");
+            requireNonNull(clock, "clock is null");
+        }
+    }
+
+    private final Services services;
     private final boolean trustForwardedProto;
 
     /** {@code trustForwardedProto}: whether a proxy's {@code X-Forwarded-Proto: https} counts as HTTPS, as for /v1. */
-    public Dashboard(DashboardSessions sessions, ApiKeyService apiKeys, UserService users, CoSignInbox inbox,
-                     boolean trustForwardedProto) {
-        this.sessions = requireNonNull(sessions, "sessions is null");
-        this.apiKeys = requireNonNull(apiKeys, "apiKeys is null");
-        this.users = requireNonNull(users, "users is null");
-        this.inbox = requireNonNull(inbox, "inbox is null");
+    public Dashboard(Services services, boolean trustForwardedProto) {
+        this.services = requireNonNull(services, "services is null");
         this.trustForwardedProto = trustForwardedProto;
     }
 
@@ -53,10 +79,18 @@ public final class Dashboard {
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {
-                        bind(sessions).to(DashboardSessions.class);
-                        bind(apiKeys).to(ApiKeyService.class);
-                        bind(users).to(UserService.class);
-                        bind(inbox).to(CoSignInbox.class);
+                        bind(services.sessions()).to(DashboardSessions.class);
+                        bind(services.apiKeys()).to(ApiKeyService.class);
+                        bind(services.users()).to(UserService.class);
+                        bind(services.inbox()).to(CoSignInbox.class);
+                        bind(services.organisations()).to(OrganisationService.class);
+                        bind(services.wallets()).to(WalletService.class);
+                        bind(services.policies()).to(PolicyService.class);
+                        bind(services.payments()).to(PaymentService.class);
+                        bind(services.escrows()).to(EscrowService.class);
+                        bind(services.webhooks()).to(WebhookService.class);
+                        bind(services.exports()).to(ExportService.class);
+                        bind(services.clock()).to(Clock.class);
                     }
                 })
                 // Only what is registered above: no JSON or validation features found on the class path.

@@ -50,30 +50,14 @@ final class InboxPage {
                 Map.entry("policy", row.policy().map(Policy::name).orElse("—")),
                 Map.entry("requester", row.coSign().requestedBy().map(actor -> actor.id()).orElse("—")),
                 Map.entry("created", Timestamps.format(tx.createdAt())),
-                Map.entry("age", age(Duration.between(tx.createdAt(), now))),
+                Map.entry("age", Shown.age(Duration.between(tx.createdAt(), now))),
                 Map.entry("expires", Timestamps.format(expiresAt)),
-                Map.entry("left", now.isBefore(expiresAt) ? span(Duration.between(now, expiresAt)) + " left" : "expiring"),
+                Map.entry("left", now.isBefore(expiresAt) ? Shown.span(Duration.between(now, expiresAt)) + " left" : "expiring"),
                 Map.entry("payload", row.coSign().payload()),
                 Map.entry("csrf", csrfToken)));
     }
 
     private static String walletName(Wallet wallet) {
         return wallet.label().isBlank() ? wallet.agentId() : wallet.label();
-    }
-
-    private static String age(Duration age) {
-        return age.toMinutes() < 1 ? "just now" : span(age) + " ago";
-    }
-
-    /** A duration to the minute, in its two largest units: "3 min", "2 h 5 min", "1 d 4 h". */
-    private static String span(Duration duration) {
-        long minutes = Math.max(duration.toMinutes(), 0);
-        if (minutes < 60) {
-            return Math.max(minutes, 1) + " min";
-        }
-        if (minutes < 24 * 60) {
-            return minutes / 60 + " h " + minutes % 60 + " min";
-        }
-        return minutes / (24 * 60) + " d " + minutes / 60 % 24 + " h";
     }
 }

@@ -3,7 +3,6 @@ package com.agentwallet.adapters.dashboard;
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
-import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.user.DashboardUser;
 import com.agentwallet.core.user.UserService;
@@ -21,9 +20,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.net.URI;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +45,6 @@ public final class UserPages {
     private static final Template ACTIONS = Template.load("user-actions.html");
     private static final Template OPTION = Template.load("role-option.html");
     private static final Template ERROR = Template.load("sign-in-error.html");
-    private static final Template TIME = Template.load("time.html");
-    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm").withZone(ZoneOffset.UTC);
 
     private final DashboardSessions sessions;
     private final UserService users;
@@ -115,8 +109,6 @@ public final class UserPages {
                 user -> done(owner, users.remove(owner.user().orgId(), user.id()))));
     }
 
-
-
     /** {@code action} on the organisation's user of that id; a 409 page if it is the owner themself, 404 if none. */
     private Response otherUser(SignedIn owner, String id, String refused, Function<DashboardUser, Response> action) {
         if (owner.user().userId().value().equals(id)) {
@@ -147,7 +139,7 @@ public final class UserPages {
         List<Html> rows = users.list(owner.user().orgId()).stream().map(user -> ROW.render(Map.of(
                 "email", user.email(),
                 "role", user.role().wireName(),
-                "created", time(user.createdAt()),
+                "created", Shown.time(user.createdAt()),
                 "actions", user.id().equals(owner.user().userId()) ? Html.text("you")
                         : ACTIONS.render(Map.of("id", user.id().value(), "email", user.email(),
                         "csrf", owner.csrfToken(), "roles", roleOptions(user.role()))))))
@@ -163,10 +155,4 @@ public final class UserPages {
                         "selected", new Html(role == selected ? " selected" : ""))))
                 .toList());
     }
-
-    /** To the minute in UTC, the exact instant in its {@code datetime}. */
-    private static Html time(Instant instant) {
-        return TIME.render(Map.of("iso", Timestamps.format(instant), "shown", MINUTE.format(instant)));
-    }
-
 }
