@@ -2,16 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { axe as runAxe, screenshot, useDashboard } from './support.mjs';
+import { axe as runAxe, screenshot, submit, useDashboard } from './support.mjs';
 
 const dashboard = useDashboard('API keys browser tests');
 const { openPage, login, signIn } = dashboard;
-
-/** Clicks a form's button and answers the status of the page it leads to (before any redirect). */
-async function submit(page, button) {
-  const [response] = await Promise.all([page.waitForNavigation(), button.click()]);
-  return (await response.request().redirectedFrom()?.response())?.status() ?? response.status();
-}
 
 async function axe(page, name) {
   const { byImpact } = await runAxe(page, name);

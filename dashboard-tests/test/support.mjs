@@ -110,6 +110,27 @@ export function useDashboard(name) {
   dashboard.login = (orgIndex, role) => dashboard.server.credentials.organisations[orgIndex].dashboard_users
     .find((user) => user.role === role);
 
+  /** The status of GET `path` with the page's session, redirects not followed. */
+  dashboard.statusOf = async (page, path) => (await page.request.get(`${dashboard.origin}${path}`,
+    { maxRedirects: 0 })).status();
+
+  /**
+   * A new dashboard user of `role` in demo organisation `orgIndex`, added by its owner through the
+   * users page; answers the login ({ email, password }).
+   */
+  dashboard.addUser = async (orgIndex, role) => {
+    const user = { email: `${role}-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+    const { context, page } = await dashboard.openPage();
+    await dashboard.signIn(page, dashboard.login(orgIndex, 'owner'));
+    await page.goto(`${dashboard.origin}/dashboard/users`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Role', { exact: true }).selectOption(role);
+    await page.getByLabel('Initial password').fill(user.password);
+    assert.equal(await submit(page, page.getByRole('button', { name: 'Add user' })), 303);
+    await context.close();
+    return user;
+  };
+
   /** Signs in through the form; answers the page, now wherever the form's answer led. */
   dashboard.signIn = async (page, { email, password }) => {
     await page.goto(`${dashboard.origin}/dashboard/sign-in`);
@@ -120,6 +141,12 @@ export function useDashboard(name) {
   };
 
   return dashboard;
+}
+
+/** Clicks a form's button and answers the status of the page it leads to (before any redirect). */
+export async function submit(page, button) {
+  const [response] = await Promise.all([page.waitForNavigation(), button.click()]);
+  return (await response.request().redirectedFrom()?.response())?.status() ?? response.status();
 }
 
 /** axe-core's run on the page, printed as `what`: its results and the violations counted by impact. */

@@ -2,16 +2,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { axe as runAxe, screenshot, useDashboard } from './support.mjs';
+import { axe as runAxe, screenshot, submit, useDashboard } from './support.mjs';
 
 const dashboard = useDashboard('Users browser tests');
-const { openPage, login, signIn } = dashboard;
-
-/** Clicks a form's button and answers the status of the page it leads to (before any redirect). */
-async function submit(page, button) {
-  const [response] = await Promise.all([page.waitForNavigation(), button.click()]);
-  return (await response.request().redirectedFrom()?.response())?.status() ?? response.status();
-}
+const { openPage, login, signIn, statusOf } = dashboard;
 
 /** The users table's row of that email, as the texts of its cells. */
 async function row(page, email) {
@@ -25,11 +19,6 @@ async function addUser(page, { email, role, password }) {
   await page.getByLabel('Role', { exact: true }).selectOption(role);
   await page.getByLabel('Initial password').fill(password);
   return submit(page, page.getByRole('button', { name: 'Add user' }));
-}
-
-/** The status of GET `path` with the page's session, redirects not followed. */
-async function statusOf(page, path) {
-  return (await page.request.get(`${dashboard.origin}${path}`, { maxRedirects: 0 })).status();
 }
 
 const sectionLinks = async (page) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
