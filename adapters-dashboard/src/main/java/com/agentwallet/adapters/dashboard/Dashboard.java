@@ -71,6 +71,7 @@ public final class Dashboard {
         // checked, and warned about, as a provider.
         ResourceConfig config = new ResourceConfig()
                 .register(DashboardPages.class)
+                .register(AccountPages.class)
                 .register(ApiKeyPages.class)
                 .register(UserPages.class)
                 .register(CoSignPages.class)

@@ -12,6 +12,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
@@ -48,14 +49,21 @@ public final class DashboardPages {
                 .orElseGet(DashboardPages::toSignIn);
     }
 
-    /** The form, with a new sign-in token in it and in its cookie; a signed-in user goes home instead. */
+    /**
+     * The form, with a new sign-in token in it and in its cookie; a signed-in user goes home instead.
+     * {@code password=changed} says why the user is here: they just changed it.
+     */
     @GET
     @Path("sign-in")
-    public Response signIn(@CookieParam(DashboardSessions.COOKIE) String cookie) {
+    public Response signIn(@CookieParam(DashboardSessions.COOKIE) String cookie,
+                           @QueryParam("password") String password) {
         if (sessions.find(cookie).isPresent()) {
             return Response.seeOther(URI.create(Dashboard.HOME)).build();
         }
-        return signInForm(Response.Status.OK, Optional.empty());
+        Optional<String> notice = "changed".equals(password)
+                ? Optional.of("Your password is changed, and every session of yours ended: sign in with the new one.")
+                : Optional.empty();
+        return signInForm(Response.Status.OK, Optional.empty(), notice);
     }
 
     /**
@@ -118,12 +126,12 @@ public final class DashboardPages {
             message = rejection.message();
         }
         pause(slowDown);
-        return signInForm(Response.Status.UNAUTHORIZED, Optional.of(message));
+        return signInForm(Response.Status.UNAUTHORIZED, Optional.of(message), Optional.empty());
     }
 
-    private static Response signInForm(Response.Status status, Optional<String> error) {
+    private static Response signInForm(Response.Status status, Optional<String> error, Optional<String> notice) {
         String token = Csrf.newToken();
-        return Response.status(status).entity(Pages.signIn(token, error).markup())
+        return Response.status(status).entity(Pages.signIn(token, error, notice).markup())
                 .cookie(cookie(SIGN_IN_COOKIE, token).build()).build();
     }
 
@@ -139,7 +147,7 @@ public final class DashboardPages {
                 .sameSite(NewCookie.SameSite.STRICT);
     }
 
-    private static NewCookie expired(String name) {
+    static NewCookie expired(String name) {
         return cookie(name, "").maxAge(0).build();
     }
 

@@ -10,6 +10,7 @@ public final class Pages {
     private static final Template ACCOUNT = Template.load("account.html");
     private static final Template SIGN_IN = Template.load("sign-in.html");
     private static final Template SIGN_IN_ERROR = Template.load("sign-in-error.html");
+    private static final Template SIGN_IN_NOTICE = Template.load("sign-in-notice.html");
     private static final Template HOME = Template.load("home.html");
     private static final Template ERROR = Template.load("error.html");
 
@@ -27,9 +28,13 @@ public final class Pages {
         return LAYOUT.render(Map.of("title", title, "account", account, "navigation", navigation, "main", main));
     }
 
-    /** The sign-in form, carrying {@code csrfToken}, with {@code error} above it when the last attempt failed. */
-    public static Html signIn(String csrfToken, Optional<String> error) {
-        Html message = error.map(text -> SIGN_IN_ERROR.render(Map.of("message", text))).orElse(Html.EMPTY);
+    /**
+     * The sign-in form, carrying {@code csrfToken}, with {@code error} above it when the last attempt
+     * failed, or else {@code notice} when there is news to give.
+     */
+    public static Html signIn(String csrfToken, Optional<String> error, Optional<String> notice) {
+        Html message = error.map(text -> SIGN_IN_ERROR.render(Map.of("message", text)))
+                .or(() -> notice.map(text -> SIGN_IN_NOTICE.render(Map.of("message", text)))).orElse(Html.EMPTY);
         return page("Sign in", Optional.empty(), Dashboard.SIGN_IN,
                 SIGN_IN.render(Map.of("csrf", csrfToken, "error", message)));
     }

@@ -53,12 +53,19 @@ class PagesTest {
 
     @Test
     void theSignInPageHasItsLabelledFieldsTheCsrfSlotAndNoNavigation() {
-        String page = Pages.signIn("csrf-<1>", Optional.of("Wrong email or password")).markup();
+        String page = Pages.signIn("csrf-<1>", Optional.of("Wrong email or password"), Optional.of("ignored")).markup();
         assertThat(page).contains("<form method=\"post\" action=\"/dashboard/sign-in\">")
                 .contains("<input type=\"hidden\" name=\"csrf_token\" value=\"csrf-&lt;1&gt;\">")
                 .contains("<label for=\"email\">").contains("<label for=\"password\">")
                 .contains("role=\"alert\">Wrong email or password<")
-                .doesNotContain("<nav").doesNotContain("<script").doesNotContain("style=");
+                .doesNotContain("<nav").doesNotContain("<script").doesNotContain("style=")
+                .doesNotContain("ignored");
+    }
+
+    @Test
+    void theSignInPageGivesItsNoticeWhenNothingWentWrong() {
+        assertThat(Pages.signIn("t", Optional.empty(), Optional.of("Password <changed>")).markup())
+                .contains("role=\"status\">Password &lt;changed&gt;<").doesNotContain("role=\"alert\"");
     }
 
     private static SignedIn operator(String csrfToken, int awaitingCoSign) {
