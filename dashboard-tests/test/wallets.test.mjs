@@ -123,7 +123,7 @@ test('an admin creates a wallet, uses its token at once, changes it, rotates the
   assert.ok(await page.getByRole('link', { name: doomed.agent_id }).isVisible());
   assert.equal(await page.getByRole('link', { name: 'Research agent, renamed' }).count(), 0);
   assert.equal((await dashboard.statusOf(page, '/dashboard/wallets/not-a-wallet')), 404);
-  assert.equal((await dashboard.statusOf(page, `/dashboard/wallets/wal_${'0'.repeat(26)}`)), 404);
+  assert.equal((await dashboard.statusOf(page, `/dashboard/wallets/wal_${'0'.repeat(24)}`)), 404);
 
   await page.getByLabel('Agent id').fill(agentId);
   await page.getByLabel('Policy', { exact: true }).selectOption(policy.id);
@@ -210,6 +210,7 @@ test('an admin funds a wallet, funds two at once and withdraws; balances move by
 
   await page.goto(`${dashboard.origin}/dashboard/wallets`);
   await axe(page, '/dashboard/wallets');
+  await page.evaluate(() => document.querySelector('form.filter').scrollIntoView());
   await screenshot(page, 'wallets');
 
   const csrf = await csrfOf(page);
