@@ -124,10 +124,10 @@ final class ServerModule extends ConstructorModule {
     @Singleton
     Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys, WalletService wallets,
                         PolicyService policies, OrganisationService organisations, EscrowService escrows,
-                        WebhookService webhooks, ExportService exports, Clock clock) {
+                        WebhookService webhooks, ExportService exports, SessionTokens sessionTokens, Clock clock) {
         return new Dashboard(new Dashboard.Services(new DashboardSessions(users, payments), apiKeys, users,
                 new CoSignInbox(payments, wallets, policies, clock), organisations, wallets, policies, payments,
-                escrows, webhooks, exports, clock), configuration.getApi().trustForwardedProto());
+                escrows, webhooks, exports, sessionTokens::issue, clock), configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

@@ -39,7 +39,7 @@ public final class Dashboard {
     public record Services(DashboardSessions sessions, ApiKeyService apiKeys, UserService users, CoSignInbox inbox,
                            OrganisationService organisations, WalletService wallets, PolicyService policies,
                            PaymentService payments, EscrowService escrows, WebhookService webhooks,
-                           ExportService exports, Clock clock) {
+                           ExportService exports, SessionTokenSigner sessionTokens, Clock clock) {
         public Services {
             requireNonNull(sessions, "sessions is null");
             requireNonNull(apiKeys, "apiKeys is null");
@@ -52,6 +52,7 @@ public final class Dashboard {
             requireNonNull(escrows, "escrows is null");
             requireNonNull(webhooks, "webhooks is null");
             requireNonNull(exports, "exports is null");
+            requireNonNull(sessionTokens, "sessionTokens is null");
             requireNonNull(clock, "clock is null");
         }
     }
@@ -75,6 +76,8 @@ public final class Dashboard {
                 .register(ApiKeyPages.class)
                 .register(UserPages.class)
                 .register(CoSignPages.class)
+                .register(WalletPages.class)
+                .register(FundingPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
@@ -91,6 +94,7 @@ public final class Dashboard {
                         bind(services.escrows()).to(EscrowService.class);
                         bind(services.webhooks()).to(WebhookService.class);
                         bind(services.exports()).to(ExportService.class);
+                        bind(services.sessionTokens()).to(SessionTokenSigner.class);
                         bind(services.clock()).to(Clock.class);
                     }
                 })
