@@ -162,7 +162,7 @@ public final class WebhookPages {
         return Access.asForm(sessions, cookie, csrfToken, Role.ADMIN, FORBIDDEN, admin ->
                 withWebhook(admin, id, (webhookId, webhook) -> done(admin, webhookId,
                         webhooks.update(admin.user().orgId(), webhookId, Optional.empty(), Optional.empty(),
-                                Optional.of(WebhookStatus.ACTIVE)), "")));
+                                Optional.of(WebhookStatus.ACTIVE)))));
     }
 
     /** Queues a ping to the receiver, then shows the webhook naming the ping's event. */
@@ -203,8 +203,8 @@ public final class WebhookPages {
         return found.isOk() ? action.apply(webhookId, found.value()) : Access.refused(admin, found.rejection());
     }
 
-    private static Response done(SignedIn admin, WebhookId webhookId, Result<Webhook> result, String query) {
-        return result.isOk() ? toDetail(webhookId, query) : Access.refused(admin, result.rejection());
+    private static Response done(SignedIn admin, WebhookId webhookId, Result<Webhook> result) {
+        return result.isOk() ? toDetail(webhookId, "") : Access.refused(admin, result.rejection());
     }
 
     private static Response toDetail(WebhookId webhookId, String query) {
