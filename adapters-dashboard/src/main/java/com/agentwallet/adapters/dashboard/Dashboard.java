@@ -78,6 +78,7 @@ public final class Dashboard {
                 .register(CoSignPages.class)
                 .register(WalletPages.class)
                 .register(FundingPages.class)
+                .register(WebhookPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
