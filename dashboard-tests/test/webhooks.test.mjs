@@ -1,19 +1,17 @@
 // The admin's webhooks pages in Debian's Chromium, served by the real server jar started for these
 // tests, delivering to a real HTTPS receiver in this process.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
+import pg from 'pg';
 import { axe as runAxe, screenshot, submit, useDashboard } from './support.mjs';
 
 const dashboard = useDashboard('Webhooks browser tests');
 const { openPage, login, signIn, addUser } = dashboard;
-const run = promisify(execFile);
 const PATIENCE_MS = 30_000;
 
 async function axe(page, name) {
@@ -72,9 +70,14 @@ async function dueNow(webhookId) {
   assert.match(webhookId, /^wh_[A-Za-z0-9]+$/);
   const postgres = join(dashboard.server.dataDirectory, 'postgres');
   const port = readFileSync(join(postgres, 'postmaster.pid'), 'utf8').split('\n')[3].trim();
-  await run('psql', ['-h', 'localhost', '-p', port, '-U', 'postgres', '-d', 'agent_wallet', '-v', 'ON_ERROR_STOP=1',
-    '-qc', `UPDATE webhook_deliveries SET next_attempt_at = now() WHERE webhook_id = '${webhookId}' `
-      + "AND status = 'scheduled'"]);
+  const client = new pg.Client({ host: 'localhost', port: Number(port), user: 'postgres', database: 'agent_wallet' });
+  await client.connect();
+  try {
+    await client.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE webhook_id = $1 "
+      + "AND status = 'scheduled'", [webhookId]);
+  } finally {
+    await client.end();
+  }
 }
 
 /** The /v1 delivery log of a webhook (its first page, newest first). */
