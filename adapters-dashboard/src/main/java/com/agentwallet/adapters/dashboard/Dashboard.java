@@ -74,6 +74,7 @@ public final class Dashboard {
                 .register(ApiKeyPages.class)
                 .register(UserPages.class)
                 .register(CoSignPages.class)
+                .register(PolicyPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
