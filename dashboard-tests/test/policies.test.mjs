@@ -38,6 +38,9 @@ async function fill(page, values) {
   for (const [label, value] of Object.entries(values)) await field(page, label).fill(value);
 }
 
+/** The names in the list page's rows, in order. */
+const listedNames = async (page) => page.locator('table.policies tbody th a:not(.audit-link)').allInnerTexts();
+
 const sectionLinks = async (page) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
 
 /** The texts of the cells of the audit log's newest entry (its first group of rows). */
@@ -148,7 +151,7 @@ test('an admin creates a co-signed policy with every rule, edits it, reads the d
   }
 
   await page.goto(`${dashboard.origin}${POLICIES}`);
-  const names = await page.locator('table.policies tbody th a').allInnerTexts();
+  const names = await listedNames(page);
   assert.deepEqual(names.slice(0, 2), [copyName, name], 'newest first');
   const cells = await page.locator('table.policies tbody tr', { has: page.locator(`a[href="${POLICIES}/${id}"]`) })
     .locator('td').allInnerTexts();
@@ -221,7 +224,7 @@ test('a form opened before someone else changed the policy saves nothing', async
   await context.close();
 });
 
-test('the list pages with a Next page link', async () => {
+test('the list pages with a Next page link; a cursor not of ours is a 400', async () => {
   const { context, page } = await openPage();
   await signIn(page, login(1, 'owner'));
   const made = [];
@@ -229,15 +232,16 @@ test('the list pages with a Next page link', async () => {
     made.push((await post('policies', org(1).keys.admin, { name: `paged ${i} ${randomUUID()}` })).name);
   }
   await page.goto(`${dashboard.origin}${POLICIES}`);
-  const first = await page.locator('table.policies tbody th a').allInnerTexts();
+  const first = await listedNames(page);
   assert.equal(first.length, 20);
   assert.equal(first.filter((text) => made.includes(text)).length, 20, 'the newest 20 are the ones just made');
   await page.getByRole('link', { name: 'Next page' }).click();
   await page.waitForLoadState();
   assert.ok(new URL(page.url()).searchParams.get('cursor'));
-  const second = await page.locator('table.policies tbody th a').allInnerTexts();
+  const second = await listedNames(page);
   assert.equal(second.some((text) => first.includes(text)), false, 'no policy on both pages');
   assert.ok(made.every((text) => first.includes(text) || second.includes(text)), 'the 21st on the next page');
+  assert.equal(await statusOf(page, `${POLICIES}?cursor=not-a-cursor`), 400, 'a cursor not of ours is bad input');
   await context.close();
 });
 
