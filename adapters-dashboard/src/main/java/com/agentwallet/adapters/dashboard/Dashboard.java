@@ -79,6 +79,7 @@ public final class Dashboard {
                 .register(WalletPages.class)
                 .register(FundingPages.class)
                 .register(WebhookPages.class)
+                .register(PolicyPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
