@@ -1,6 +1,8 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
@@ -11,6 +13,7 @@ import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
 import com.agentwallet.core.port.RequestKeyStore;
+import com.agentwallet.core.webhook.StoredEvent;
 import org.jdbi.v3.core.Handle;
 
 import java.time.Instant;
@@ -276,6 +279,8 @@ final class JdbiSmallStores {
                 .and("body", Columns.Type.JSONB, event -> Json.write(EventJson.body(event)))
                 .and("created_at", Columns.Type.TIMESTAMPTZ, event -> Rows.timestamp(event.createdAt()))
                 .insertInto("outbox_events", "");
+        private static final String RECENT = "SELECT id, org_id, type, body, created_at FROM outbox_events "
+                + "WHERE org_id = ? AND type = ANY(?) AND created_at >= ? ORDER BY created_at DESC, seq DESC LIMIT ?";
 
         private final Pipeline pipeline;
 
@@ -287,6 +292,15 @@ final class JdbiSmallStores {
         @Override
         public void append(OutboxEvent event) {
             pipeline.send(APPEND, event);
+        }
+
+        @Override
+        public List<StoredEvent> recent(OrgId orgId, Set<EventType> types, Instant since, int limit) {
+            List<String> names = types.stream().map(EventType::wireName).sorted().toList();
+            return pipeline.list(RECENT, rs -> new StoredEvent(new EventId(rs.getString("id")),
+                    new OrgId(rs.getString("org_id")), EventType.fromWire(rs.getString("type")).orElseThrow(),
+                    Json.readMap(rs.getString("body")), Rows.instant(rs, "created_at")),
+                    orgId.value(), names, Rows.timestamp(since), limit);
         }
     }
 }

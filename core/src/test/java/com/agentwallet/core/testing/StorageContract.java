@@ -55,6 +55,7 @@ import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 import com.agentwallet.core.webhook.DeliveryAttempt;
+import com.agentwallet.core.webhook.StoredEvent;
 import com.agentwallet.core.webhook.Subscription;
 import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.Webhook;
@@ -1497,6 +1498,44 @@ public abstract class StorageContract {
                 new UnfannedEvent(deposit, org.id(), EventType.ORG_DEPOSIT_CONFIRMED, Optional.empty(), T0));
     }
 
+    /**
+     * The alerts feed reads an organisation's newest events of some types since an instant, each with
+     * the body it was stored with; among events of the same instant the later appended comes first.
+     */
+    @Test
+    void recentEventsAreTheOrganisationsOfTheTypesAskedSinceTheInstantNewestFirst() {
+        Organisation org = givenOrg();
+        Organisation other = givenOrg();
+        EventId before = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("1"), Usdc.parse("1"), T0),
+                T0.minusSeconds(1));
+        EventId first = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("2"), Usdc.parse("3"), T0), T0);
+        EventId sameInstant = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("3"), Usdc.parse("6"), T0),
+                T0);
+        EventId newest = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("4"), Usdc.parse("10"), T0),
+                T0.plusSeconds(5));
+        givenEvent(new DomainEvent.Ping(org.id(), givenWebhook(org.id(), T0).id(), T0), T0.plusSeconds(6));
+        givenEvent(new DomainEvent.OrgDepositConfirmed(other.id(), Usdc.parse("5"), Usdc.parse("5"), T0), T0.plusSeconds(7));
+        Set<EventType> deposits = Set.of(EventType.ORG_DEPOSIT_CONFIRMED);
+
+        List<StoredEvent> recent = txList(s -> s.outbox().recent(org.id(), deposits, T0, 10));
+        List<StoredEvent> newestTwo = txList(s -> s.outbox().recent(org.id(), deposits, T0, 2));
+        List<StoredEvent> withPings = txList(s -> s.outbox().recent(org.id(),
+                Set.of(EventType.ORG_DEPOSIT_CONFIRMED, EventType.PING), T0.minusSeconds(1), 10));
+
+        assertThat(recent).extracting(StoredEvent::id).containsExactly(newest, sameInstant, first);
+        assertThat(recent.get(0)).satisfies(event -> {
+            assertThat(event.orgId()).isEqualTo(org.id());
+            assertThat(event.type()).isEqualTo(EventType.ORG_DEPOSIT_CONFIRMED);
+            assertThat(event.createdAt()).isEqualTo(T0.plusSeconds(5));
+            assertThat(event.body()).containsEntry("event", "org.deposit_confirmed").containsEntry("id", newest.value());
+        });
+        assertThat(newestTwo).extracting(StoredEvent::id).containsExactly(newest, sameInstant);
+        assertThat(withPings).extracting(StoredEvent::type).containsExactly(EventType.PING,
+                EventType.ORG_DEPOSIT_CONFIRMED, EventType.ORG_DEPOSIT_CONFIRMED, EventType.ORG_DEPOSIT_CONFIRMED,
+                EventType.ORG_DEPOSIT_CONFIRMED);
+        assertThat(withPings).extracting(StoredEvent::id).contains(before);
+    }
+
     @Test
     void findLockAndUpdateOfAWebhookAreScopedToItsOrganisation() {
         Organisation org = givenOrg();
@@ -1902,8 +1941,12 @@ public abstract class StorageContract {
 
     /** An event in the outbox, as the use case that caused it writes it. */
     private EventId givenEvent(DomainEvent event) {
+        return givenEvent(event, T0);
+    }
+
+    private EventId givenEvent(DomainEvent event, Instant createdAt) {
         EventId id = ids.event();
-        write(s -> s.outbox().append(new OutboxEvent(id, event, T0)));
+        write(s -> s.outbox().append(new OutboxEvent(id, event, createdAt)));
         return id;
     }
 
