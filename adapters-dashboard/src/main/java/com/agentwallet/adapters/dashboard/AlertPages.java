@@ -101,15 +101,23 @@ public final class AlertPages {
         return Html.join(options);
     }
 
-    static String label(AlertKind kind) {
+    /** How a kind is shown: the words of its tag, and the section and noun of its subject. */
+    private record Look(String label, String section, String noun) {
+    }
+
+    private static Look look(AlertKind kind) {
         return switch (kind) {
-            case BALANCE_LOW -> "Balance low";
-            case POLICY_EXPIRED -> "Policy expired";
-            case TRANSACTION_BLOCKED -> "Payment blocked";
-            case ESCROW_DISPUTED -> "Escrow disputed";
-            case WEBHOOK_DEGRADED -> "Webhook degraded";
-            case CO_SIGN_AWAITED -> "Awaiting co-sign";
+            case BALANCE_LOW -> new Look("Balance low", "wallets", "Wallet");
+            case POLICY_EXPIRED -> new Look("Policy expired", "policies", "Policy");
+            case TRANSACTION_BLOCKED -> new Look("Payment blocked", "transactions", "Transaction");
+            case ESCROW_DISPUTED -> new Look("Escrow disputed", "escrows", "Escrow");
+            case WEBHOOK_DEGRADED -> new Look("Webhook degraded", "webhooks", "Webhook");
+            case CO_SIGN_AWAITED -> new Look("Awaiting co-sign", "transactions", "Payment");
         };
+    }
+
+    private static String label(AlertKind kind) {
+        return look(kind).label();
     }
 
     /**
@@ -118,24 +126,15 @@ public final class AlertPages {
      * transaction for the others.
      */
     private static Html subject(SignedIn user, Alert alert) {
+        Look look = look(alert.kind());
         String id = alert.subjectId();
-        return switch (alert.kind()) {
-            case BALANCE_LOW -> section(user, "wallets", "Wallet", id);
-            case POLICY_EXPIRED -> section(user, "policies", "Policy", id);
-            case TRANSACTION_BLOCKED -> section(user, "transactions", "Transaction", id);
-            case ESCROW_DISPUTED -> section(user, "escrows", "Escrow", id);
-            case WEBHOOK_DEGRADED -> section(user, "webhooks", "Webhook", id);
-            case CO_SIGN_AWAITED -> sees(user, Navigation.CO_SIGN_INBOX)
-                    ? LINK.render(Map.of("path", Navigation.CO_SIGN_INBOX + "#" + id, "noun", "Payment", "id", id))
-                    : section(user, "transactions", "Payment", id);
-        };
-    }
-
-    private static Html section(SignedIn user, String section, String noun, String id) {
-        String sectionPath = Dashboard.PATH + "/" + section;
+        if (alert.kind() == AlertKind.CO_SIGN_AWAITED && sees(user, Navigation.CO_SIGN_INBOX)) {
+            return LINK.render(Map.of("path", Navigation.CO_SIGN_INBOX + "#" + id, "noun", look.noun(), "id", id));
+        }
+        String sectionPath = Dashboard.PATH + "/" + look.section();
         return sees(user, sectionPath)
-                ? LINK.render(Map.of("path", sectionPath + "/" + id, "noun", noun, "id", id))
-                : SUBJECT.render(Map.of("noun", noun, "id", id));
+                ? LINK.render(Map.of("path", sectionPath + "/" + id, "noun", look.noun(), "id", id))
+                : SUBJECT.render(Map.of("noun", look.noun(), "id", id));
     }
 
     private static boolean sees(SignedIn user, String sectionPath) {

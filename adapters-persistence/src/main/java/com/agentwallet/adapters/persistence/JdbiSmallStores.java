@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.EventId;
@@ -13,7 +14,6 @@ import com.agentwallet.core.port.EventOutbox;
 import com.agentwallet.core.port.IdempotencyStore;
 import com.agentwallet.core.port.RecipientCategoryStore;
 import com.agentwallet.core.port.RequestKeyStore;
-import com.agentwallet.core.webhook.StoredEvent;
 import org.jdbi.v3.core.Handle;
 
 import java.time.Instant;
@@ -279,8 +279,10 @@ final class JdbiSmallStores {
                 .and("body", Columns.Type.JSONB, event -> Json.write(EventJson.body(event)))
                 .and("created_at", Columns.Type.TIMESTAMPTZ, event -> Rows.timestamp(event.createdAt()))
                 .insertInto("outbox_events", "");
-        private static final String RECENT = "SELECT id, org_id, type, body, created_at FROM outbox_events "
+        private static final String RECENT_ALERTS = "SELECT id, type, body, created_at FROM outbox_events "
                 + "WHERE org_id = ? AND type = ANY(?) AND created_at >= ? ORDER BY created_at DESC, seq DESC LIMIT ?";
+        private static final List<String> ALERTING = AlertingEvent.TYPES.stream().map(EventType::wireName).sorted()
+                .toList();
 
         private final Pipeline pipeline;
 
@@ -295,12 +297,10 @@ final class JdbiSmallStores {
         }
 
         @Override
-        public List<StoredEvent> recent(OrgId orgId, Set<EventType> types, Instant since, int limit) {
-            List<String> names = types.stream().map(EventType::wireName).sorted().toList();
-            return pipeline.list(RECENT, rs -> new StoredEvent(new EventId(rs.getString("id")),
-                    new OrgId(rs.getString("org_id")), EventType.fromWire(rs.getString("type")).orElseThrow(),
-                    Json.readMap(rs.getString("body")), Rows.instant(rs, "created_at")),
-                    orgId.value(), names, Rows.timestamp(since), limit);
+        public List<AlertingEvent> recentAlerts(OrgId orgId, Instant since, int limit) {
+            return pipeline.list(RECENT_ALERTS, rs -> EventJson.alerting(new EventId(rs.getString("id")),
+                    EventType.fromWire(rs.getString("type")).orElseThrow(), Json.readMap(rs.getString("body")),
+                    Rows.instant(rs, "created_at")), orgId.value(), ALERTING, Rows.timestamp(since), limit);
         }
     }
 }

@@ -1,13 +1,11 @@
 package com.agentwallet.core.port;
 
-import com.agentwallet.core.event.EventType;
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.id.OrgId;
-import com.agentwallet.core.webhook.StoredEvent;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Events, written in the same transaction as the change they describe; a dispatcher delivers them.
@@ -17,9 +15,9 @@ public interface EventOutbox {
     void append(OutboxEvent event);
 
     /**
-     * The organisation's events of {@code types} created at or after {@code since}, newest first (the
-     * later appended first among those created at the same instant), at most {@code limit} of them,
-     * with the bodies they were stored with.
+     * The organisation's events of {@link AlertingEvent#TYPES} appended at or after {@code since},
+     * newest first (the later appended first among those of the same instant), at most {@code limit}
+     * of them, each read back as {@link AlertingEvent#of} would read the event appended.
      */
-    List<StoredEvent> recent(OrgId orgId, Set<EventType> types, Instant since, int limit);
+    List<AlertingEvent> recentAlerts(OrgId orgId, Instant since, int limit);
 }

@@ -11,6 +11,7 @@ import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.WebhookStatus;
 import java.util.Collection;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Cursor;
@@ -19,7 +20,6 @@ import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.event.DomainEvent;
-import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
@@ -424,55 +424,26 @@ public final class InMemoryStorage implements Storage {
             InMemoryStorage.this.append(outbox, event);
         }
 
-        public List<StoredEvent> recent(OrgId orgId, Set<EventType> types, Instant since, int limit) {
-            List<StoredEvent> newestFirst = new ArrayList<>();
+        public List<AlertingEvent> recentAlerts(OrgId orgId, Instant since, int limit) {
+            List<AlertingEvent> newestFirst = new ArrayList<>();
             for (int i = outbox.size() - 1; i >= 0; i--) {
                 OutboxEvent event = outbox.get(i);
-                if (event.event().orgId().equals(orgId) && types.contains(event.event().type())
-                        && !event.createdAt().isBefore(since)) {
-                    newestFirst.add(stored(event));
+                if (event.event().orgId().equals(orgId) && !event.createdAt().isBefore(since)) {
+                    AlertingEvent.of(event).ifPresent(newestFirst::add);
                 }
             }
-            return newestFirst.stream().sorted(Comparator.comparing(StoredEvent::createdAt).reversed()).limit(limit)
+            return newestFirst.stream().sorted(Comparator.comparing(AlertingEvent::createdAt).reversed()).limit(limit)
                     .toList();
         }
     }
 
     /**
-     * The event as a delivery or the alerts feed reads it back. Rendering a body is the outbox
-     * adapter's (the PostgreSQL adapter's {@code EventJson}); this body stands for it with the two
-     * fields receivers key on and the fields of its subject the alerts feed quotes, as docs/API.md
-     * names them.
+     * The event as a delivery reads it back. Rendering a body is the outbox adapter's (the PostgreSQL
+     * adapter's {@code EventJson}); this body stands for it with the two fields receivers key on.
      */
     private static StoredEvent stored(OutboxEvent event) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("event", event.event().type().wireName());
-        body.put("id", event.id().value());
-        DomainEvent domain = event.event();
-        if (domain instanceof DomainEvent.OfTransaction about) {
-            Transaction tx = about.tx();
-            body.put("wallet_id", tx.walletId().value());
-            body.put("tx_id", tx.id().value());
-            body.put(domain.type() == EventType.TRANSACTION_BLOCKED ? "attempted_amount" : "amount", tx.amount().toString());
-            body.put("recipient", tx.recipient());
-            tx.violation().ifPresent(violation -> body.put("violation", Map.of("rule", violation.rule().wireName())));
-        } else if (domain instanceof DomainEvent.OfWallet about) {
-            body.put("wallet_id", about.wallet().id().value());
-            body.put("agent_id", about.wallet().agentId());
-            body.put("policy_id", about.wallet().policyId().value());
-            if (domain instanceof DomainEvent.BalanceLow low) {
-                body.put("current_balance", low.wallet().balance().toString());
-                body.put("threshold", low.threshold().toString());
-            }
-        } else if (domain instanceof DomainEvent.OfEscrow about) {
-            Escrow escrow = about.escrow();
-            body.put("escrow_id", escrow.id().value());
-            body.put("from_wallet", escrow.fromWallet().value());
-            body.put("recipient", escrow.receiver());
-            body.put("amount", escrow.amount().toString());
-            escrow.dispute().ifPresent(dispute -> body.put("reason", dispute.reason()));
-        }
-        return new StoredEvent(event.id(), domain.orgId(), domain.type(), body, event.createdAt());
+        return new StoredEvent(event.id(), event.event().orgId(), event.event().type(),
+                Map.of("event", event.event().type().wireName(), "id", event.id().value()), event.createdAt());
     }
 
     private final class Organisations implements OrganisationStore {

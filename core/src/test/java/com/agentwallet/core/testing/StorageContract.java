@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.auth.Role;
@@ -55,7 +56,6 @@ import com.agentwallet.core.wallet.AutoTopup;
 import com.agentwallet.core.wallet.Wallet;
 import com.agentwallet.core.wallet.WalletStatus;
 import com.agentwallet.core.webhook.DeliveryAttempt;
-import com.agentwallet.core.webhook.StoredEvent;
 import com.agentwallet.core.webhook.Subscription;
 import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.Webhook;
@@ -1499,41 +1499,39 @@ public abstract class StorageContract {
     }
 
     /**
-     * The alerts feed reads an organisation's newest events of some types since an instant, each with
-     * the body it was stored with; among events of the same instant the later appended comes first.
+     * The alerts feed reads an organisation's newest alerting events since an instant, each with what
+     * its alert quotes as the event appended held it; among events of the same instant the later
+     * appended comes first.
      */
     @Test
-    void recentEventsAreTheOrganisationsOfTheTypesAskedSinceTheInstantNewestFirst() {
+    void recentAlertsAreTheOrganisationsAlertingEventsSinceTheInstantNewestFirst() {
         Organisation org = givenOrg();
-        Organisation other = givenOrg();
-        EventId before = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("1"), Usdc.parse("1"), T0),
-                T0.minusSeconds(1));
-        EventId first = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("2"), Usdc.parse("3"), T0), T0);
-        EventId sameInstant = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("3"), Usdc.parse("6"), T0),
-                T0);
-        EventId newest = givenEvent(new DomainEvent.OrgDepositConfirmed(org.id(), Usdc.parse("4"), Usdc.parse("10"), T0),
-                T0.plusSeconds(5));
-        givenEvent(new DomainEvent.Ping(org.id(), givenWebhook(org.id(), T0).id(), T0), T0.plusSeconds(6));
-        givenEvent(new DomainEvent.OrgDepositConfirmed(other.id(), Usdc.parse("5"), Usdc.parse("5"), T0), T0.plusSeconds(7));
-        Set<EventType> deposits = Set.of(EventType.ORG_DEPOSIT_CONFIRMED);
+        Wallet wallet = givenWalletOfOrg(org);
+        Transaction blocked = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0)
+                .blockedBy(new Violation(ViolationRule.MAX_PER_TX, "5.00", "50.00"));
+        Escrow disputed = new Escrow(ids.escrow(), org.id(), wallet.id(), "receiver-agent", nextAddress().base58(),
+                Optional.empty(), Usdc.parse("42.5"), "Summarise 10 papers – ünïcödé", 3600, T0.plusSeconds(3600),
+                Optional.of(HASH_A), EscrowStatus.DISPUTED, Optional.empty(),
+                Optional.of(new Dispute("Wrong output – “quoted”", HASH_B, T0)), ids.tx(), Optional.empty(),
+                Optional.empty(), T0, T0);
+        OutboxEvent before = givenOutboxEvent(new DomainEvent.TransactionBlocked(blocked, T0), T0.minusSeconds(1));
+        OutboxEvent low = givenOutboxEvent(new DomainEvent.BalanceLow(wallet.withBalance(Usdc.parse("9.5"), T0),
+                Usdc.parse("10"), T0), T0);
+        OutboxEvent expired = givenOutboxEvent(new DomainEvent.PolicyExpired(wallet.withStatus(WalletStatus.FROZEN, T0),
+                T0, T0), T0);
+        OutboxEvent payment = givenOutboxEvent(new DomainEvent.TransactionBlocked(blocked, T0), T0.plusSeconds(5));
+        givenEvent(new DomainEvent.WalletStatusChanged(wallet.withStatus(WalletStatus.FROZEN, T0), T0), T0.plusSeconds(6));
+        OutboxEvent escrow = givenOutboxEvent(new DomainEvent.EscrowDisputed(disputed, T0), T0.plusSeconds(7));
+        Wallet theirs = givenWalletOfOrg(givenOrg());
+        givenEvent(new DomainEvent.BalanceLow(theirs, Usdc.parse("1000"), T0), T0.plusSeconds(8));
 
-        List<StoredEvent> recent = txList(s -> s.outbox().recent(org.id(), deposits, T0, 10));
-        List<StoredEvent> newestTwo = txList(s -> s.outbox().recent(org.id(), deposits, T0, 2));
-        List<StoredEvent> withPings = txList(s -> s.outbox().recent(org.id(),
-                Set.of(EventType.ORG_DEPOSIT_CONFIRMED, EventType.PING), T0.minusSeconds(1), 10));
+        List<AlertingEvent> recent = txList(s -> s.outbox().recentAlerts(org.id(), T0, 10));
+        List<AlertingEvent> newestTwo = txList(s -> s.outbox().recentAlerts(org.id(), T0, 2));
+        List<AlertingEvent> all = txList(s -> s.outbox().recentAlerts(org.id(), T0.minusSeconds(1), 10));
 
-        assertThat(recent).extracting(StoredEvent::id).containsExactly(newest, sameInstant, first);
-        assertThat(recent.get(0)).satisfies(event -> {
-            assertThat(event.orgId()).isEqualTo(org.id());
-            assertThat(event.type()).isEqualTo(EventType.ORG_DEPOSIT_CONFIRMED);
-            assertThat(event.createdAt()).isEqualTo(T0.plusSeconds(5));
-            assertThat(event.body()).containsEntry("event", "org.deposit_confirmed").containsEntry("id", newest.value());
-        });
-        assertThat(newestTwo).extracting(StoredEvent::id).containsExactly(newest, sameInstant);
-        assertThat(withPings).extracting(StoredEvent::type).containsExactly(EventType.PING,
-                EventType.ORG_DEPOSIT_CONFIRMED, EventType.ORG_DEPOSIT_CONFIRMED, EventType.ORG_DEPOSIT_CONFIRMED,
-                EventType.ORG_DEPOSIT_CONFIRMED);
-        assertThat(withPings).extracting(StoredEvent::id).contains(before);
+        assertThat(recent).containsExactly(alerting(escrow), alerting(payment), alerting(expired), alerting(low));
+        assertThat(newestTwo).containsExactly(alerting(escrow), alerting(payment));
+        assertThat(all).last().isEqualTo(alerting(before));
     }
 
     @Test
@@ -1945,9 +1943,17 @@ public abstract class StorageContract {
     }
 
     private EventId givenEvent(DomainEvent event, Instant createdAt) {
-        EventId id = ids.event();
-        write(s -> s.outbox().append(new OutboxEvent(id, event, createdAt)));
-        return id;
+        return givenOutboxEvent(event, createdAt).id();
+    }
+
+    private OutboxEvent givenOutboxEvent(DomainEvent event, Instant createdAt) {
+        OutboxEvent stored = new OutboxEvent(ids.event(), event, createdAt);
+        write(s -> s.outbox().append(stored));
+        return stored;
+    }
+
+    private static AlertingEvent alerting(OutboxEvent stored) {
+        return AlertingEvent.of(stored).orElseThrow();
     }
 
     private ExportJob newExport(OrgId orgId, Instant createdAt) {
