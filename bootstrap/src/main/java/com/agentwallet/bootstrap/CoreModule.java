@@ -10,6 +10,7 @@ import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
 import com.agentwallet.bootstrap.users.BouncyCastlePasswordHasher;
 import com.agentwallet.core.CoreSettings;
+import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.auth.ApiKeyCache;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
@@ -95,6 +96,7 @@ public final class CoreModule extends ConstructorModule {
         singleton(WebhookService.class);
         singleton(WebhookDispatcher.class);
         singleton(ExportService.class);
+        singleton(AlertFeed.class);
         bind(Resources.class).in(Singleton.class);
     }
 

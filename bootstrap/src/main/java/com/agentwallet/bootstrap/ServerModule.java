@@ -21,6 +21,7 @@ import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
 import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
@@ -124,10 +125,12 @@ final class ServerModule extends ConstructorModule {
     @Singleton
     Dashboard dashboard(UserService users, PaymentService payments, ApiKeyService apiKeys, WalletService wallets,
                         PolicyService policies, OrganisationService organisations, EscrowService escrows,
-                        WebhookService webhooks, ExportService exports, SessionTokens sessionTokens, Clock clock) {
+                        WebhookService webhooks, ExportService exports, SessionTokens sessionTokens, AlertFeed alerts,
+                        Clock clock) {
         return new Dashboard(new Dashboard.Services(new DashboardSessions(users, payments), apiKeys, users,
                 new CoSignInbox(payments, wallets, policies, clock), organisations, wallets, policies, payments,
-                escrows, webhooks, exports, sessionTokens::issue, clock), configuration.getApi().trustForwardedProto());
+                escrows, webhooks, exports, sessionTokens::issue, alerts, clock),
+                configuration.getApi().trustForwardedProto());
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.dashboard;
 
+import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
@@ -39,7 +40,7 @@ public final class Dashboard {
     public record Services(DashboardSessions sessions, ApiKeyService apiKeys, UserService users, CoSignInbox inbox,
                            OrganisationService organisations, WalletService wallets, PolicyService policies,
                            PaymentService payments, EscrowService escrows, WebhookService webhooks,
-                           ExportService exports, SessionTokenSigner sessionTokens, Clock clock) {
+                           ExportService exports, SessionTokenSigner sessionTokens, AlertFeed alerts, Clock clock) {
         public Services {
             requireNonNull(sessions, "sessions is null");
             requireNonNull(apiKeys, "apiKeys is null");
@@ -53,6 +54,7 @@ public final class Dashboard {
             requireNonNull(webhooks, "webhooks is null");
             requireNonNull(exports, "exports is null");
             requireNonNull(sessionTokens, "sessionTokens is null");
+            requireNonNull(alerts, "alerts is null");
             requireNonNull(clock, "clock is null");
         }
     }
@@ -80,6 +82,7 @@ public final class Dashboard {
                 .register(FundingPages.class)
                 .register(WebhookPages.class)
                 .register(PolicyPages.class)
+                .register(AlertPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
@@ -97,6 +100,7 @@ public final class Dashboard {
                         bind(services.webhooks()).to(WebhookService.class);
                         bind(services.exports()).to(ExportService.class);
                         bind(services.sessionTokens()).to(SessionTokenSigner.class);
+                        bind(services.alerts()).to(AlertFeed.class);
                         bind(services.clock()).to(Clock.class);
                     }
                 })

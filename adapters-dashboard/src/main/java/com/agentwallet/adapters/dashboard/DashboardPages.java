@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.dashboard;
 
+import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.common.Timestamps;
@@ -37,15 +38,19 @@ public final class DashboardPages {
     static final String SIGN_IN_COOKIE = "__Host-agent-wallet-sign-in";
 
     private final DashboardSessions sessions;
+    private final AlertFeed alerts;
 
     @Inject
-    public DashboardPages(DashboardSessions sessions) {
+    public DashboardPages(DashboardSessions sessions, AlertFeed alerts) {
         this.sessions = requireNonNull(sessions, "sessions is null");
+        this.alerts = requireNonNull(alerts, "alerts is null");
     }
 
+    /** The home page: a welcome and the newest alerts. */
     @GET
     public Response home(@CookieParam(DashboardSessions.COOKIE) String cookie) {
-        return sessions.find(cookie).map(user -> Response.ok(Pages.home(user).markup()).build())
+        return sessions.find(cookie).map(user -> Response.ok(Pages.home(user,
+                        AlertPages.latest(user, alerts.recent(user.user().orgId()))).markup()).build())
                 .orElseGet(DashboardPages::toSignIn);
     }
 

@@ -39,9 +39,10 @@ public final class Pages {
                 SIGN_IN.render(Map.of("csrf", csrfToken, "error", message)));
     }
 
-    static Html home(SignedIn user) {
+    /** The welcome, then {@code alerts}: what needs the user's attention. */
+    static Html home(SignedIn user, Html alerts) {
         return page("Dashboard", Optional.of(user), Dashboard.HOME,
-                HOME.render(Map.of("email", user.email(), "role", roleName(user))));
+                HOME.render(Map.of("email", user.email(), "role", roleName(user), "alerts", alerts)));
     }
 
     static Html error(Optional<SignedIn> user, int status, String reason) {

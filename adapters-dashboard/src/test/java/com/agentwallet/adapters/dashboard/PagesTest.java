@@ -42,12 +42,12 @@ class PagesTest {
 
     @Test
     void theInboxLinkCarriesTheCountOfPaymentsAwaitingCoSign() {
-        String page = Pages.home(operator("token-1", 3)).markup();
+        String page = Pages.home(operator("token-1", 3), Html.EMPTY).markup();
         assertThat(page).contains("Co-sign inbox <span class=\"badge\">3<span class=\"visually-hidden\"> awaiting co-sign")
                 .contains("value=\"token-1\"").contains("ops@example.com · operator")
                 .doesNotContain("Policies");
-        assertThat(Pages.home(operator("t", 0)).markup()).doesNotContain("class=\"badge\"");
-        assertThat(Pages.home(operator("t", DashboardSessions.BADGE_LIMIT + 1)).markup())
+        assertThat(Pages.home(operator("t", 0), Html.EMPTY).markup()).doesNotContain("class=\"badge\"");
+        assertThat(Pages.home(operator("t", DashboardSessions.BADGE_LIMIT + 1), Html.EMPTY).markup())
                 .contains("<span class=\"badge\">99+<");
     }
 

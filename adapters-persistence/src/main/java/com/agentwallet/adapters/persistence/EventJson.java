@@ -1,19 +1,28 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.common.Timestamps;
+import com.agentwallet.core.common.WireNamed;
 import com.agentwallet.core.escrow.Dispute;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.event.DomainEvent;
+import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
 import com.agentwallet.core.export.ExportJob;
+import com.agentwallet.core.id.EscrowId;
+import com.agentwallet.core.id.EventId;
+import com.agentwallet.core.id.PolicyId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.TypedId;
+import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.policy.FieldChange;
 import com.agentwallet.core.policy.Violation;
+import com.agentwallet.core.policy.ViolationRule;
 import com.agentwallet.core.wallet.Wallet;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,6 +48,41 @@ final class EventJson {
         body.putAll(event.match(FIELDS));
         body.put("timestamp", Timestamps.format(event.at()));
         return body;
+    }
+
+    /**
+     * What the alerts feed reads back of the {@code body} this class rendered for an event of
+     * {@link AlertingEvent#TYPES}: the fields its alert quotes.
+     */
+    static AlertingEvent alerting(EventId id, EventType type, Map<String, Object> body, Instant createdAt) {
+        return switch (type) {
+            case BALANCE_LOW -> new AlertingEvent.BalanceLow(id, createdAt, new WalletId(text(body, "wallet_id")),
+                    text(body, "agent_id"), Usdc.parse(text(body, "current_balance")), Usdc.parse(text(body, "threshold")));
+            case POLICY_EXPIRED -> new AlertingEvent.PolicyExpired(id, createdAt, new WalletId(text(body, "wallet_id")),
+                    text(body, "agent_id"), new PolicyId(text(body, "policy_id")));
+            case TRANSACTION_BLOCKED -> new AlertingEvent.TransactionBlocked(id, createdAt, new TxId(text(body, "tx_id")),
+                    new WalletId(text(body, "wallet_id")), Usdc.parse(text(body, "attempted_amount")),
+                    text(body, "recipient"), WireNamed.parse(ViolationRule.class, text(violation(body), "rule"), "rule"));
+            case ESCROW_DISPUTED -> new AlertingEvent.EscrowDisputed(id, createdAt, new EscrowId(text(body, "escrow_id")),
+                    new WalletId(text(body, "from_wallet")), text(body, "recipient"), Usdc.parse(text(body, "amount")),
+                    text(body, "reason"));
+            default -> throw new IllegalArgumentException("not an alerting event: " + type.wireName());
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> violation(Map<String, Object> body) {
+        if (!(body.get("violation") instanceof Map<?, ?> violation)) {
+            throw new IllegalStateException("a transaction.blocked body without its violation: " + body);
+        }
+        return (Map<String, Object>) violation;
+    }
+
+    private static String text(Map<String, Object> body, String field) {
+        if (!(body.get(field) instanceof String value)) {
+            throw new IllegalStateException("an event body without the text '" + field + "': " + body);
+        }
+        return value;
     }
 
     /** Each event's own fields, in order, between the envelope and {@code timestamp}. */

@@ -1,6 +1,9 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.alert.AlertingEvent;
+import com.agentwallet.core.event.EventType;
 import com.agentwallet.core.event.OutboxEvent;
+import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
@@ -276,6 +279,10 @@ final class JdbiSmallStores {
                 .and("body", Columns.Type.JSONB, event -> Json.write(EventJson.body(event)))
                 .and("created_at", Columns.Type.TIMESTAMPTZ, event -> Rows.timestamp(event.createdAt()))
                 .insertInto("outbox_events", "");
+        private static final String RECENT_ALERTS = "SELECT id, type, body, created_at FROM outbox_events "
+                + "WHERE org_id = ? AND type = ANY(?) AND created_at >= ? ORDER BY created_at DESC, seq DESC LIMIT ?";
+        private static final List<String> ALERTING = AlertingEvent.TYPES.stream().map(EventType::wireName).sorted()
+                .toList();
 
         private final Pipeline pipeline;
 
@@ -287,6 +294,13 @@ final class JdbiSmallStores {
         @Override
         public void append(OutboxEvent event) {
             pipeline.send(APPEND, event);
+        }
+
+        @Override
+        public List<AlertingEvent> recentAlerts(OrgId orgId, Instant since, int limit) {
+            return pipeline.list(RECENT_ALERTS, rs -> EventJson.alerting(new EventId(rs.getString("id")),
+                    EventType.fromWire(rs.getString("type")).orElseThrow(), Json.readMap(rs.getString("body")),
+                    Rows.instant(rs, "created_at")), orgId.value(), ALERTING, Rows.timestamp(since), limit);
         }
     }
 }

@@ -11,6 +11,7 @@ import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.WebhookStatus;
 import java.util.Collection;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.common.Cursor;
@@ -196,7 +197,7 @@ public final class InMemoryStorage implements Storage {
         private final RequestKeyStore requestKeyStore = new RequestKeys();
         private final WebhookStore webhookStore = new Webhooks();
         private final ExportStore exportStore = new Exports();
-        private final EventOutbox eventOutbox = event -> append(outbox, event);
+        private final EventOutbox eventOutbox = new Outbox();
         private final DeliveryStore deliveryStore = new Deliveries();
         private final UserStore userStore = new Users();
         private final DashboardSessionStore sessionStore = new Sessions();
@@ -415,6 +416,24 @@ public final class InMemoryStorage implements Storage {
                 }
             }
             throw new IllegalStateException("no event " + eventId + " in the outbox");
+        }
+    }
+
+    private final class Outbox implements EventOutbox {
+        public void append(OutboxEvent event) {
+            InMemoryStorage.this.append(outbox, event);
+        }
+
+        public List<AlertingEvent> recentAlerts(OrgId orgId, Instant since, int limit) {
+            List<AlertingEvent> newestFirst = new ArrayList<>();
+            for (int i = outbox.size() - 1; i >= 0; i--) {
+                OutboxEvent event = outbox.get(i);
+                if (event.event().orgId().equals(orgId) && !event.createdAt().isBefore(since)) {
+                    AlertingEvent.of(event).ifPresent(newestFirst::add);
+                }
+            }
+            return newestFirst.stream().sorted(Comparator.comparing(AlertingEvent::createdAt).reversed()).limit(limit)
+                    .toList();
         }
     }
 

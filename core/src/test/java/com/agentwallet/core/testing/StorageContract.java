@@ -1,5 +1,6 @@
 package com.agentwallet.core.testing;
 
+import com.agentwallet.core.alert.AlertingEvent;
 import com.agentwallet.core.auth.ApiKey;
 import com.agentwallet.core.auth.Requester;
 import com.agentwallet.core.auth.Role;
@@ -1497,6 +1498,42 @@ public abstract class StorageContract {
                 new UnfannedEvent(deposit, org.id(), EventType.ORG_DEPOSIT_CONFIRMED, Optional.empty(), T0));
     }
 
+    /**
+     * The alerts feed reads an organisation's newest alerting events since an instant, each with what
+     * its alert quotes as the event appended held it; among events of the same instant the later
+     * appended comes first.
+     */
+    @Test
+    void recentAlertsAreTheOrganisationsAlertingEventsSinceTheInstantNewestFirst() {
+        Organisation org = givenOrg();
+        Wallet wallet = givenWalletOfOrg(org);
+        Transaction blocked = newTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0)
+                .blockedBy(new Violation(ViolationRule.MAX_PER_TX, "5.00", "50.00"));
+        Escrow disputed = new Escrow(ids.escrow(), org.id(), wallet.id(), "receiver-agent", nextAddress().base58(),
+                Optional.empty(), Usdc.parse("42.5"), "Summarise 10 papers – ünïcödé", 3600, T0.plusSeconds(3600),
+                Optional.of(HASH_A), EscrowStatus.DISPUTED, Optional.empty(),
+                Optional.of(new Dispute("Wrong output – “quoted”", HASH_B, T0)), ids.tx(), Optional.empty(),
+                Optional.empty(), T0, T0);
+        OutboxEvent before = givenOutboxEvent(new DomainEvent.TransactionBlocked(blocked, T0), T0.minusSeconds(1));
+        OutboxEvent low = givenOutboxEvent(new DomainEvent.BalanceLow(wallet.withBalance(Usdc.parse("9.5"), T0),
+                Usdc.parse("10"), T0), T0);
+        OutboxEvent expired = givenOutboxEvent(new DomainEvent.PolicyExpired(wallet.withStatus(WalletStatus.FROZEN, T0),
+                T0, T0), T0);
+        OutboxEvent payment = givenOutboxEvent(new DomainEvent.TransactionBlocked(blocked, T0), T0.plusSeconds(5));
+        givenEvent(new DomainEvent.WalletStatusChanged(wallet.withStatus(WalletStatus.FROZEN, T0), T0), T0.plusSeconds(6));
+        OutboxEvent escrow = givenOutboxEvent(new DomainEvent.EscrowDisputed(disputed, T0), T0.plusSeconds(7));
+        Wallet theirs = givenWalletOfOrg(givenOrg());
+        givenEvent(new DomainEvent.BalanceLow(theirs, Usdc.parse("1000"), T0), T0.plusSeconds(8));
+
+        List<AlertingEvent> recent = txList(s -> s.outbox().recentAlerts(org.id(), T0, 10));
+        List<AlertingEvent> newestTwo = txList(s -> s.outbox().recentAlerts(org.id(), T0, 2));
+        List<AlertingEvent> all = txList(s -> s.outbox().recentAlerts(org.id(), T0.minusSeconds(1), 10));
+
+        assertThat(recent).containsExactly(alerting(escrow), alerting(payment), alerting(expired), alerting(low));
+        assertThat(newestTwo).containsExactly(alerting(escrow), alerting(payment));
+        assertThat(all).last().isEqualTo(alerting(before));
+    }
+
     @Test
     void findLockAndUpdateOfAWebhookAreScopedToItsOrganisation() {
         Organisation org = givenOrg();
@@ -1902,9 +1939,21 @@ public abstract class StorageContract {
 
     /** An event in the outbox, as the use case that caused it writes it. */
     private EventId givenEvent(DomainEvent event) {
-        EventId id = ids.event();
-        write(s -> s.outbox().append(new OutboxEvent(id, event, T0)));
-        return id;
+        return givenEvent(event, T0);
+    }
+
+    private EventId givenEvent(DomainEvent event, Instant createdAt) {
+        return givenOutboxEvent(event, createdAt).id();
+    }
+
+    private OutboxEvent givenOutboxEvent(DomainEvent event, Instant createdAt) {
+        OutboxEvent stored = new OutboxEvent(ids.event(), event, createdAt);
+        write(s -> s.outbox().append(stored));
+        return stored;
+    }
+
+    private static AlertingEvent alerting(OutboxEvent stored) {
+        return AlertingEvent.of(stored).orElseThrow();
     }
 
     private ExportJob newExport(OrgId orgId, Instant createdAt) {
