@@ -74,6 +74,9 @@ public final class Dashboard {
                 .register(ApiKeyPages.class)
                 .register(UserPages.class)
                 .register(CoSignPages.class)
+                .register(TransactionPages.class)
+                .register(EscrowPages.class)
+                .register(ExportPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {
