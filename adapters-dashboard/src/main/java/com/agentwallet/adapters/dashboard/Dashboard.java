@@ -83,6 +83,9 @@ public final class Dashboard {
                 .register(WebhookPages.class)
                 .register(PolicyPages.class)
                 .register(AlertPages.class)
+                .register(TransactionPages.class)
+                .register(EscrowPages.class)
+                .register(ExportPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
                 .register(new AbstractBinder() {

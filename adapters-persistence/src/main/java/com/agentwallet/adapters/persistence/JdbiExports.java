@@ -1,5 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportStatus;
@@ -39,6 +41,12 @@ final class JdbiExports implements ExportStore {
     public Optional<ExportJob> find(OrgId orgId, ExportId id) {
         return handle.createQuery("SELECT * FROM export_jobs WHERE id = :id AND org_id = :org")
                 .bind("id", id.value()).bind("org", orgId.value()).map(ROW).findOne();
+    }
+
+    @Override
+    public Page<ExportJob> list(OrgId orgId, PageRequest page) {
+        return Listing.page(handle, "export_jobs", orgId.value(), "TRUE", q -> {
+        }, page, ROW, ExportJob::createdAt, job -> job.id().value());
     }
 
     @Override

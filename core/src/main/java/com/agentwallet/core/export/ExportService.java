@@ -86,6 +86,11 @@ public final class ExportService {
         return storage.inTransaction(stores -> Result.found(stores.exports().find(orgId, exportId), "export", exportId));
     }
 
+    /** The organisation's exports in every status, newest first. */
+    public Page<ExportJob> list(OrgId orgId, PageRequest page) {
+        return storage.readOne(stores -> stores.exports().list(orgId, page));
+    }
+
     /**
      * Generates up to {@code limit} pending jobs, oldest first, and answers how many it finished.
      * Each job is claimed in a storage transaction of its own, which holds it while its file is

@@ -1,5 +1,7 @@
 package com.agentwallet.core.port;
 
+import com.agentwallet.core.common.Page;
+import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.ExportId;
 import com.agentwallet.core.id.OrgId;
@@ -12,6 +14,9 @@ public interface ExportStore {
     void insert(ExportJob job);
 
     Optional<ExportJob> find(OrgId orgId, ExportId id);
+
+    /** The organisation's jobs in every status, newest first by creation time. */
+    Page<ExportJob> list(OrgId orgId, PageRequest page);
 
     /** Pending jobs of every organisation, oldest first: the generator's queue. */
     List<ExportJob> pending(int limit);

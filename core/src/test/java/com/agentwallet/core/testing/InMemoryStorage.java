@@ -934,6 +934,11 @@ public final class InMemoryStorage implements Storage {
             return Optional.ofNullable(exports.get(id)).filter(j -> j.orgId().equals(orgId));
         }
 
+        public Page<ExportJob> list(OrgId orgId, PageRequest page) {
+            return page(exports.values(), j -> j.orgId().equals(orgId), ExportJob::createdAt, j -> j.id().value(),
+                    page);
+        }
+
         public List<ExportJob> pending(int limit) {
             return exports.values().stream()
                     .filter(j -> j.status() == ExportStatus.PENDING)

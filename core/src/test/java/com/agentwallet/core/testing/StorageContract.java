@@ -1719,6 +1719,32 @@ public abstract class StorageContract {
         assertThat(txOptional(s -> s.exports().claim(ids.export()))).isEmpty();
     }
 
+    @Test
+    void exportListsAreTheOrganisationsJobsInEveryStatusNewestFirstInPages() {
+        Organisation org = givenOrg();
+        Organisation otherOrg = givenOrg();
+        List<ExportJob> newestFirst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            newestFirst.add(0, givenExport(org.id(), T0.plusSeconds(i)));
+            givenExport(otherOrg.id(), T0.plusSeconds(i));
+        }
+        ExportJob ready = newestFirst.get(1).ready("exports/ready.csv", 3, T0.plusSeconds(9));
+        ExportJob failed = newestFirst.get(3).failed(T0.plusSeconds(9));
+        write(s -> {
+            s.exports().update(ready);
+            s.exports().update(failed);
+        });
+        newestFirst.set(1, ready);
+        newestFirst.set(3, failed);
+
+        Page<ExportJob> first = read(s -> s.exports().list(org.id(), PageRequest.first(3)));
+        assertThat(first.data()).containsExactlyElementsOf(newestFirst.subList(0, 3));
+        assertThat(first.hasMore()).isTrue();
+        Page<ExportJob> second = read(s -> s.exports().list(org.id(), new PageRequest(3, first.nextCursor())));
+        assertThat(second.data()).containsExactlyElementsOf(newestFirst.subList(3, 5));
+        assertThat(second.hasMore()).isFalse();
+    }
+
     // ---------------------------------------------------------------- dashboard users and sessions
 
     @Test
