@@ -1,12 +1,12 @@
 package com.agentwallet.adapters.http;
 
 import com.agentwallet.adapters.http.error.ApiException;
-import com.agentwallet.adapters.http.error.ErrorJson;
 import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.adapters.http.error.PayloadTooLargeException;
-import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.edge.error.ErrorJson;
+import com.agentwallet.edge.limit.RateLimits;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;

@@ -1,4 +1,4 @@
-package com.agentwallet.adapters.http.limit;
+package com.agentwallet.edge.limit;
 
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
