@@ -18,6 +18,9 @@ import com.agentwallet.adapters.http.resource.RecipientResource;
 import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
+import com.agentwallet.adapters.mcp.AgentGate;
+import com.agentwallet.adapters.mcp.McpEndpoint;
+import com.agentwallet.adapters.mcp.WalletTools;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.export.ExportService;
@@ -50,7 +53,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What the server adds to {@link CoreModule}: the /v1 API's filters, mapper and resources
- * ({@link #V1_COMPONENTS}), the dashboard, the handler of the errors Jetty answers itself, the demo organisations,
+ * ({@link #V1_COMPONENTS}), the dashboard, the agents' MCP endpoint, the handler of the errors Jetty answers itself, the demo organisations,
  * and the work Dropwizard starts and stops with the server ({@link #MANAGED}).
  */
 final class ServerModule extends ConstructorModule {
@@ -128,6 +131,20 @@ final class ServerModule extends ConstructorModule {
         return new Dashboard(new Dashboard.Services(new DashboardSessions(users, payments), apiKeys, users,
                 new CoSignInbox(payments, wallets, policies, clock), organisations, wallets, policies, payments,
                 escrows, webhooks, exports, clock), configuration.getApi().trustForwardedProto());
+    }
+
+    /**
+     * The agents' MCP endpoint: the same use cases as /v1, and the same session tokens, liveness check
+     * and token buckets, so neither door is a way around the other's rules.
+     */
+    @Provides
+    @Singleton
+    McpEndpoint mcpEndpoint(WalletService wallets, PaymentService payments, EscrowService escrows,
+                            SessionTokens sessionTokens, RateLimits rateLimits, IdGenerator ids) {
+        ServiceConfiguration.ApiSettings api = configuration.getApi();
+        return new McpEndpoint(new WalletTools(wallets, payments, escrows), new AgentGate(sessionTokens,
+                wallets::isSessionLive, rateLimits, ids, mapper, api.trustForwardedProto()),
+                Math.toIntExact(api.maxRequestBytes()));
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */
