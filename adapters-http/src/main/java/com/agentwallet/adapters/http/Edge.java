@@ -102,8 +102,7 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
     private static void record(ContainerRequestContext request, RateLimits.Outcome outcome) {
         request.setProperty(RATE_LIMIT_PROPERTY, outcome);
         if (!outcome.allowed()) {
-            throw ApiException.of(429, "rate_limit_exceeded", "Too many requests; retry after "
-                    + outcome.retryAfterSeconds() + " s, backing off exponentially with jitter");
+            throw ApiException.of(429, "rate_limit_exceeded", outcome.refusal());
         }
     }
 

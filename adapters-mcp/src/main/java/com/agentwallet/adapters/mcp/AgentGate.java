@@ -121,8 +121,7 @@ public final class AgentGate implements Filter {
             throws IOException {
         outcome.headers().forEach(response::setHeader);
         if (!outcome.allowed()) {
-            write(response, requestId, 429, "rate_limit_exceeded", "Too many requests; retry after "
-                    + outcome.retryAfterSeconds() + " s, backing off exponentially with jitter");
+            write(response, requestId, 429, "rate_limit_exceeded", outcome.refusal());
         }
         return outcome.allowed();
     }

@@ -51,6 +51,11 @@ public final class RateLimits {
             }
             return headers;
         }
+
+        /** What a caller is told when the token was not there. */
+        public String refusal() {
+            return "Too many requests; retry after " + retryAfterSeconds + " s, backing off exponentially with jitter";
+        }
     }
 
     public Outcome takeForOrg(String orgId) {
