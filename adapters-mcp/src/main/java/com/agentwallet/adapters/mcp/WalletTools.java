@@ -90,16 +90,13 @@ public final class WalletTools {
         return answer(payments.pay(command), result -> paid(agent, result));
     }
 
+    /** A payment made, or held for its co-signature; a blocked one is a refusal ({@link Answers#refused}). */
     private static CallToolResult paid(Agent agent, PaymentResult result) {
         Transaction tx = result.transaction();
         Map<String, Object> json = Views.transaction(tx);
         json.put("replayed", result.replayed());
         String replay = result.replayed()
                 ? " This idempotency key was used before: this is that same payment, not a new one." : "";
-        if (tx.status() == TransactionStatus.BLOCKED) {
-            return Answers.error("policy_violation", Answers.blocked(tx.violation().orElseThrow()) + replay,
-                    Map.of("violation", Answers.violation(tx.violation().orElseThrow()), "payment", json));
-        }
         if (tx.status() == TransactionStatus.PENDING_CO_SIGN) {
             json.put("co_sign_inbox", inbox(agent));
             return Answers.ok("Payment " + tx.id().value() + " of " + usdc(tx.amount()) + " to " + tx.recipient()
