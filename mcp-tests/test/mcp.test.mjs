@@ -68,6 +68,18 @@ test('pay pays, and the payment reads back through get_payment, list_transaction
   assert.equal((await mcp.admin.payments.retrieve(payment.payment_id)).amount, '12.50');
 });
 
+test('arguments that break a tool\'s input schema are an error result, and nothing is paid', async () => {
+  const wallet = await mcp.wallet();
+  const agent = await mcp.agent(wallet.sessionToken);
+
+  const sevenDecimals = await call(agent, 'pay', { to: address(), amount: '1.0000001', idempotency_key: unique('order') });
+  assert.equal(sevenDecimals.isError, true);
+  const noKey = await call(agent, 'pay', { to: address(), amount: '1.00' });
+  assert.equal(noKey.isError, true);
+  assert.match(noKey.content[0].text, /idempotency_key/);
+  assert.equal((await mcp.admin.wallets.retrieve(wallet.id)).usdcBalance, '100.00');
+});
+
 test('check_payment is a dry run: allowed or blocked with the rule and the numbers, nothing recorded', async () => {
   const wallet = await mcp.wallet({ maxPerTx: '50.00' });
   const agent = await mcp.agent(wallet.sessionToken);
