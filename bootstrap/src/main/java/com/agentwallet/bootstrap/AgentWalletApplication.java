@@ -4,6 +4,7 @@ import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
+import com.agentwallet.adapters.mcp.McpEndpoint;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import io.dropwizard.core.Application;
@@ -79,6 +80,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
+        mountMcp(environment, injector.getInstance(McpEndpoint.class));
         answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
         if (configuration.isDemo()) {
             String origin = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort())
@@ -97,6 +99,16 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         environment.servlets().addFilter("dashboard-headers", dashboard.headers())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, Dashboard.URL_PATTERN);
         environment.servlets().addServlet("dashboard", dashboard.servlet()).addMapping(Dashboard.URL_PATTERN);
+    }
+
+    /**
+     * The agents' MCP endpoint in a servlet of its own at /mcp, on the same connectors, behind its gate
+     * (HTTPS, the session token, the rate limit).
+     */
+    private static void mountMcp(Environment environment, McpEndpoint mcp) {
+        environment.servlets().addFilter("mcp-gate", mcp.gate())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, McpEndpoint.PATH);
+        environment.servlets().addServlet("mcp", mcp.servlet()).addMapping(McpEndpoint.PATH);
     }
 
     /**

@@ -9,8 +9,6 @@ import com.agentwallet.adapters.http.auth.BearerAuthentication;
 import com.agentwallet.adapters.http.auth.RoleCheck;
 import com.agentwallet.adapters.http.error.ErrorMapper;
 import com.agentwallet.adapters.http.json.SnakeCaseKeys;
-import com.agentwallet.adapters.http.limit.RateLimit;
-import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.adapters.http.resource.EscrowResource;
 import com.agentwallet.adapters.http.resource.OpenApiResource;
 import com.agentwallet.adapters.http.resource.PaymentResource;
@@ -20,7 +18,9 @@ import com.agentwallet.adapters.http.resource.RecipientResource;
 import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
-import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.adapters.mcp.AgentGate;
+import com.agentwallet.adapters.mcp.McpEndpoint;
+import com.agentwallet.adapters.mcp.WalletTools;
 import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
@@ -32,6 +32,9 @@ import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookService;
+import com.agentwallet.edge.limit.RateLimit;
+import com.agentwallet.edge.limit.RateLimits;
+import com.agentwallet.edge.session.SessionTokens;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Key;
 import com.google.inject.Provides;
@@ -51,7 +54,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What the server adds to {@link CoreModule}: the /v1 API's filters, mapper and resources
- * ({@link #V1_COMPONENTS}), the dashboard, the handler of the errors Jetty answers itself, the demo organisations,
+ * ({@link #V1_COMPONENTS}), the dashboard, the agents' MCP endpoint, the handler of the errors Jetty answers itself, the demo organisations,
  * and the work Dropwizard starts and stops with the server ({@link #MANAGED}).
  */
 final class ServerModule extends ConstructorModule {
@@ -131,6 +134,20 @@ final class ServerModule extends ConstructorModule {
                 new CoSignInbox(payments, wallets, policies, clock), organisations, wallets, policies, payments,
                 escrows, webhooks, exports, sessionTokens::issue, alerts, clock),
                 configuration.getApi().trustForwardedProto());
+    }
+
+    /**
+     * The agents' MCP endpoint: the same use cases as /v1, and the same session tokens, liveness check
+     * and token buckets, so neither door is a way around the other's rules.
+     */
+    @Provides
+    @Singleton
+    McpEndpoint mcpEndpoint(WalletService wallets, PaymentService payments, EscrowService escrows,
+                            SessionTokens sessionTokens, RateLimits rateLimits, IdGenerator ids) {
+        ServiceConfiguration.ApiSettings api = configuration.getApi();
+        return new McpEndpoint(new WalletTools(wallets, payments, escrows), new AgentGate(sessionTokens,
+                wallets::isSessionLive, rateLimits, ids, mapper, api.trustForwardedProto()),
+                Math.toIntExact(api.maxRequestBytes()));
     }
 
     /** Provided, not built by its constructor: what it asks of the wallets is one method, not the use case. */

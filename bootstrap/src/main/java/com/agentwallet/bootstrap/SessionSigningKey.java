@@ -1,6 +1,6 @@
 package com.agentwallet.bootstrap;
 
-import com.agentwallet.adapters.http.session.SessionTokens;
+import com.agentwallet.edge.session.SessionTokens;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -13,13 +13,14 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The module boundaries, checked on the compiled classes: the core depends on the JDK alone, and
- * adapters never call each other. Each rule is a function of the root package, so the same rule is
+ * The module boundaries, checked on the compiled classes: the core depends on the JDK alone,
+ * adapters never call each other, and the edge they share calls none of them. Each rule is a function of the root package, so the same rule is
  * run on the real code (it must pass) and on the fixture classes under
  * {@code com.agentwallet.archfixture}, which break it on purpose (it must report them): a rule that
  * cannot fail proves nothing, and the adapter modules hold no classes yet.
@@ -67,6 +68,13 @@ class DependencyRulesTest {
                 .allowEmptyShould(true);
     }
 
+    /** What the driving adapters share, {@code <root>.edge..}, depends on no adapter: else they would, through it. */
+    static ArchRule edgeDependsOnNoAdapter(String root) {
+        return noClasses().that().resideInAPackage(root + ".edge..")
+                .should().dependOnClassesThat().resideInAPackage(root + ".adapters..")
+                .as("classes in " + root + ".edge.. should not depend on " + root + ".adapters..");
+    }
+
     @Test
     void theRealImportHoldsTheCoreAndNoFixtureOrTestClass() {
         assertThat(production.contain("com.agentwallet.core.money.Usdc")).isTrue();
@@ -85,6 +93,21 @@ class DependencyRulesTest {
     @Test
     void adaptersDoNotDependOnEachOther() {
         adaptersDoNotDependOnEachOther(ROOT).check(production);
+    }
+
+    @Test
+    void theEdgeDependsOnNoAdapter() {
+        assertThat(production.contain("com.agentwallet.edge.session.SessionTokens")).isTrue();
+        edgeDependsOnNoAdapter(ROOT).check(production);
+    }
+
+    @Test
+    void theEdgeRuleReportsAnEdgeClassUsingAnAdapter() {
+        EvaluationResult result = edgeDependsOnNoAdapter(FIXTURE_ROOT).evaluate(fixtures);
+
+        assertThat(result.hasViolation()).isTrue();
+        String report = String.join("\n", result.getFailureReport().getDetails());
+        assertThat(report).contains("BadEdgeOnAdapter", "AdapterThree").doesNotContain("GoodEdge");
     }
 
     @Test

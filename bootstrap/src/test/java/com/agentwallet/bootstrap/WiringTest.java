@@ -16,6 +16,7 @@ import com.agentwallet.adapters.http.resource.RecipientResource;
 import com.agentwallet.adapters.http.resource.TransactionResource;
 import com.agentwallet.adapters.http.resource.WalletResource;
 import com.agentwallet.adapters.http.resource.WebhookResource;
+import com.agentwallet.adapters.mcp.McpEndpoint;
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
@@ -41,6 +42,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Scopes;
 import io.dropwizard.jackson.Jackson;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +85,9 @@ class WiringTest {
                     Resources.class, ApiKeyChangesFollower.class, WebhookWorkers.class, Clockwork.class);
             assertThat(injector.getInstance(JsonErrorHandler.class)).isNotNull();
             assertThat(injector.getInstance(DemoOrganisations.class)).isNotNull();
+            assertThat(injector.getInstance(McpEndpoint.class).tools()).extracting(McpSchema.Tool::name).containsExactly(
+                    "get_wallet", "check_payment", "pay", "get_payment", "list_transactions", "create_escrow",
+                    "complete_escrow", "dispute_escrow");
 
             List<Binding<?>> ours = injector.getBindings().values().stream()
                     .filter(binding -> binding.getKey().getTypeLiteral().getRawType().getName().startsWith("com.agentwallet."))

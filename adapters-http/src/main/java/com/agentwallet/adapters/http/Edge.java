@@ -1,12 +1,12 @@
 package com.agentwallet.adapters.http;
 
 import com.agentwallet.adapters.http.error.ApiException;
-import com.agentwallet.adapters.http.error.ErrorJson;
 import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.adapters.http.error.PayloadTooLargeException;
-import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.edge.error.ErrorJson;
+import com.agentwallet.edge.limit.RateLimits;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -102,8 +102,7 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
     private static void record(ContainerRequestContext request, RateLimits.Outcome outcome) {
         request.setProperty(RATE_LIMIT_PROPERTY, outcome);
         if (!outcome.allowed()) {
-            throw ApiException.of(429, "rate_limit_exceeded", "Too many requests; retry after "
-                    + outcome.retryAfterSeconds() + " s, backing off exponentially with jitter");
+            throw ApiException.of(429, "rate_limit_exceeded", outcome.refusal());
         }
     }
 

@@ -2,8 +2,8 @@ package com.agentwallet.adapters.http;
 
 import com.agentwallet.adapters.http.error.ApiException;
 import com.agentwallet.adapters.http.error.ErrorResponses;
-import com.agentwallet.adapters.http.limit.RateLimits;
 import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.edge.limit.RateLimits;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;

@@ -228,6 +228,11 @@ final class LaunchedServer implements AutoCloseable {
         return HttpConnection.https("127.0.0.1", https, "Bearer " + adminKey, opened);
     }
 
+    /** A new connection to the API over HTTPS with an agent's session token; {@code opened} counts its connections. */
+    HttpConnection agent(String sessionToken, AtomicInteger opened) {
+        return HttpConnection.https("127.0.0.1", https, "Bearer " + sessionToken, opened);
+    }
+
     /** A new connection to the admin port (plain HTTP, 127.0.0.1), where the metrics are. */
     HttpConnection admin(AtomicInteger opened) {
         return HttpConnection.http("127.0.0.1", admin, opened);

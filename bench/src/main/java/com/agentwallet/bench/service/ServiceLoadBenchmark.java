@@ -163,7 +163,7 @@ public final class ServiceLoadBenchmark {
      * beside it in the same repository; run from elsewhere, {@code bootstrap/target/agent-wallet.jar}
      * of the working directory.
      */
-    private static Path defaultServerJar() {
+    static Path defaultServerJar() {
         try {
             Path self = Path.of(ServiceLoadBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path folder = self.getParent();

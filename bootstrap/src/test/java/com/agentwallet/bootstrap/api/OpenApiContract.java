@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,9 +47,9 @@ final class OpenApiContract {
     static final OpenApiContract SERVED = new OpenApiContract(readDocument());
 
     private final JsonNode document;
-    private final JsonSchemaFactory schemas;
+    private final SchemaRegistry schemas;
     private final List<Template> templates;
-    private final Map<String, JsonSchema> compiled = new ConcurrentHashMap<>();
+    private final Map<String, Schema> compiled = new ConcurrentHashMap<>();
     private final AtomicLong validated = new AtomicLong();
     private final AtomicLong unmatched = new AtomicLong();
     private final Set<String> operationsSeen = ConcurrentHashMap.newKeySet();
@@ -60,8 +60,8 @@ final class OpenApiContract {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.schemas = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-                builder -> builder.schemaLoaders(loaders -> loaders.schemas(Map.of(DOCUMENT_URI, documentText))));
+        this.schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                builder -> builder.schemas(Map.of(DOCUMENT_URI, documentText)));
         List<Template> paths = new ArrayList<>();
         document.path("paths").fieldNames().forEachRemaining(path -> paths.add(Template.of(path)));
         // the most literal template first: GET /payments/a2a is the escrow list, not a payment of id "a2a"
@@ -206,9 +206,9 @@ final class OpenApiContract {
     }
 
     private List<String> validate(String schemaPointer, JsonNode value) {
-        JsonSchema schema = compiled.computeIfAbsent(schemaPointer,
+        Schema schema = compiled.computeIfAbsent(schemaPointer,
                 pointer -> schemas.getSchema(SchemaLocation.of(DOCUMENT_URI + "#" + pointer)));
-        return schema.validate(value).stream().map(ValidationMessage::getMessage).sorted().toList();
+        return schema.validate(value).stream().map(Error::getMessage).sorted().toList();
     }
 
     private static String fieldNames(JsonNode node) {

@@ -56,8 +56,7 @@ public final class Spending {
             return Result.refused(new Rejection.InvalidInput("require_co_sign",
                     "The wallet's policy has no co_signer to co-sign this payment"));
         }
-        SpendSummary spend = locked.spend().advanceTo(now,
-                stores.spendLog().entriesIn(locked.id(), locked.spend().leavingBy(now)));
+        SpendSummary spend = stores.spendLog().advance(locked.id(), locked.spend(), now);
         Wallet wallet = locked.withSpend(spend);
         // The recipient's category matters only to a policy that blocks some: no read for the others.
         Optional<String> category = policy.rules().blockedCategories().isEmpty() ? Optional.empty()

@@ -3,8 +3,10 @@ package com.agentwallet.core.port;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SpendEntry;
+import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.TimeRange;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,4 +22,9 @@ public interface SpendLog {
 
     /** The wallet's spends whose time falls in any of {@code ranges}, each once. */
     List<SpendEntry> entriesIn(WalletId walletId, List<TimeRange> ranges);
+
+    /** A wallet's {@code summary} moved to {@code now}, reading only the spends that left a window since. */
+    default SpendSummary advance(WalletId walletId, SpendSummary summary, Instant now) {
+        return summary.advanceTo(now, entriesIn(walletId, summary.leavingBy(now)));
+    }
 }

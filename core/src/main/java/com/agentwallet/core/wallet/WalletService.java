@@ -106,6 +106,15 @@ public final class WalletService {
         return storage.readOne(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId));
     }
 
+    /** The wallet with what its policy still allows now: its caps' rolling totals moved to this instant. */
+    public Result<Allowance> allowance(OrgId orgId, WalletId walletId) {
+        Instant now = clock.instant();
+        return storage.readOne(stores -> Result.found(stores.wallets().find(orgId, walletId), "wallet", walletId)
+                .map(wallet -> new Allowance(wallet, stores.policies().find(orgId, wallet.policyId())
+                        .orElseThrow(() -> new IllegalStateException("policy of wallet " + walletId + " is missing"))
+                        .rules(), stores.spendLog().advance(walletId, wallet.spend(), now), now)));
+    }
+
     /**
      * Whether a session token's grant, already verified as issued to {@code orgId}, still lets its
      * agent act: its wallet exists, and the token is neither rotated away nor expired.

@@ -3,6 +3,7 @@ package com.agentwallet.adapters.http.error;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.edge.error.ErrorJson;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -11,7 +12,6 @@ import jakarta.ws.rs.core.Response;
  * gets its status and code here, and every error answer gets the contract's body.
  */
 public final class ErrorResponses {
-    public static final String DOCS = "https://github.com/agent-wallet/agent-wallet/blob/main/docs/API.md#";
     /** Seconds a client waits before retrying a 503: a pool replaces a broken connection within one. */
     static final int RETRY_UNAVAILABLE_AFTER_SECONDS = 1;
 
@@ -98,7 +98,7 @@ public final class ErrorResponses {
 
     /** The contract's body of an error, without its request id (which the response filter stamps on). */
     public static ErrorJson body(ApiException error) {
-        return new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), DOCS + error.code(), null,
+        return new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), ErrorJson.DOCS + error.code(), null,
                 error.param().orElse(null), error.requiredRole().map(role -> role.wireName()).orElse(null),
                 error.violation().map(ErrorJson.ViolationJson::of).orElse(null)));
     }

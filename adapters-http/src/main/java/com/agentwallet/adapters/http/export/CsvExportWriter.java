@@ -1,10 +1,10 @@
 package com.agentwallet.adapters.http.export;
 
-import com.agentwallet.adapters.http.error.ErrorJson;
 import com.agentwallet.adapters.http.view.TransactionJson;
 import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.port.ExportWriter;
+import com.agentwallet.edge.error.ErrorJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 

@@ -1,10 +1,10 @@
 package com.agentwallet.adapters.http.view;
 
-import com.agentwallet.adapters.http.error.ErrorJson;
 import com.agentwallet.core.common.Timestamps;
 import com.agentwallet.core.payment.CoSign;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
+import com.agentwallet.edge.error.ErrorJson;
 
 /**
  * A transaction on the wire. {@code co_sign_payload} is there while the payment waits for its

@@ -1,4 +1,4 @@
-package com.agentwallet.adapters.http.limit;
+package com.agentwallet.edge.limit;
 
 import com.agentwallet.core.testing.MutableClock;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package com.agentwallet.adapters.http.limit;
+package com.agentwallet.edge.limit;
 
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
@@ -50,6 +50,11 @@ public final class RateLimits {
                 headers.put("Retry-After", Long.toString(retryAfterSeconds));
             }
             return headers;
+        }
+
+        /** What a caller is told when the token was not there. */
+        public String refusal() {
+            return "Too many requests; retry after " + retryAfterSeconds + " s, backing off exponentially with jitter";
         }
     }
 

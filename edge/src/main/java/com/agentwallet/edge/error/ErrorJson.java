@@ -1,10 +1,19 @@
-package com.agentwallet.adapters.http.error;
+package com.agentwallet.edge.error;
 
 import com.agentwallet.core.policy.Violation;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** The error body of the contract; the request id is stamped on by the response filter. */
+/**
+ * The error body of the contract, the same for every door into the service (/v1 and /mcp); the
+ * request id is stamped on by whoever answers.
+ */
 public record ErrorJson(Detail error) {
+    public static final String DOCS = "https://github.com/agent-wallet/agent-wallet/blob/main/docs/API.md#";
+
+    /** An error with only a code and a message, such as a refused credential. */
+    public static ErrorJson of(String code, String message, String requestId) {
+        return new ErrorJson(new Detail(code, message, DOCS + code, requestId, null, null, null));
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Detail(String code, String message, String docs, String requestId, String param, String requiredRole,

@@ -1,4 +1,4 @@
-package com.agentwallet.adapters.http.limit;
+package com.agentwallet.edge.limit;
 
 /** A token bucket's shape: refilled at {@code perSecond}, holding at most {@code burst}. */
 public record RateLimit(long perSecond, long burst) {

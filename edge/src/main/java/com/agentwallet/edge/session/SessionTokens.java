@@ -1,4 +1,4 @@
-package com.agentwallet.adapters.http.session;
+package com.agentwallet.edge.session;
 
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.WalletId;
