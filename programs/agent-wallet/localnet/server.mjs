@@ -132,12 +132,16 @@ function rpcServer(handlers) {
     const answer = await dispatch(handlers, body);
     return reply(response, 200, 'application/json', answer === null ? '' : stringify(answer));
   };
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     serve(request, response).catch((e) => {
       log(`request failed: ${e.message}`);
       if (!response.headersSent) reply(response, 500, 'text/plain', 'Internal Server Error');
     });
   });
+  // Idle connections stay open until the client closes them: Node's 5 s default would close one
+  // just as a client (Java's HttpClient keeps them 20 min) sends on it, which fails that request.
+  server.keepAliveTimeout = 0;
+  return server;
 }
 
 const listen = (server, port, host) => new Promise((done, fail) => {
