@@ -21,11 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The token buckets, on a server of its own with a burst of 5 refilled at 1 per second: the headers
  * on every answer, 429 with {@code Retry-After} when a bucket is empty, one bucket per organisation
  * and one per client address for requests without a valid key. Also the {@code Request-Id} of every
- * answer. The server runs on a clock the test moves to refill the buckets.
+ * answer. The server runs on a clock that stands still until the test moves it to refill the buckets.
  */
 class RateLimitTest {
     private static final int BURST = 5;
-    private static final JumpingClock CLOCK = new JumpingClock();
+    private static final StandingClock CLOCK = new StandingClock();
 
     private static ApiServer limited;
 
