@@ -1,11 +1,15 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.testing.MutableClock;
 import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RateLimitTest {
     private static final int BURST = 5;
-    private static final StandingClock CLOCK = new StandingClock();
+    private static final MutableClock CLOCK = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
 
     private static ApiServer limited;
 
@@ -46,7 +50,7 @@ class RateLimitTest {
     /** Every bucket of the server is full again after burst / rate seconds. */
     @BeforeEach
     void letTheBucketsRefill() {
-        CLOCK.jumpTo(CLOCK.instant().plusSeconds(BURST + 1));
+        CLOCK.advance(Duration.ofSeconds(BURST + 1));
     }
 
     @Test
