@@ -31,8 +31,7 @@ import static java.util.Objects.requireNonNull;
  * their wallet and policy, and the signed-in user's approval or rejection of one.
  */
 public final class CoSignInbox {
-    private static final TransactionStore.Query PENDING = new TransactionStore.Query(Optional.empty(),
-            Optional.of(TransactionStatus.PENDING_CO_SIGN), Optional.empty(), Optional.empty(), Optional.empty());
+    private static final TransactionStore.Query PENDING = TransactionStore.Query.ofStatus(TransactionStatus.PENDING_CO_SIGN);
 
     /** A payment as the inbox lists it; {@code wallet} and {@code policy} are empty if gone since. */
     record Row(Transaction tx, CoSign coSign, Optional<Wallet> wallet, Optional<Policy> policy) {

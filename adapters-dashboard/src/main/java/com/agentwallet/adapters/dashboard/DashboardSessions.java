@@ -47,8 +47,7 @@ public final class DashboardSessions {
     }
 
     private int awaitingCoSign(SignedInUser user) {
-        TransactionStore.Query pending = new TransactionStore.Query(Optional.empty(),
-                Optional.of(TransactionStatus.PENDING_CO_SIGN), Optional.empty(), Optional.empty(), Optional.empty());
+        TransactionStore.Query pending = TransactionStore.Query.ofStatus(TransactionStatus.PENDING_CO_SIGN);
         var page = payments.list(user.orgId(), pending, PageRequest.first(BADGE_LIMIT));
         return page.data().size() + (page.hasMore() ? 1 : 0);
     }

@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -30,8 +29,7 @@ import static java.util.Objects.requireNonNull;
 public final class AlertFeed {
     public static final Duration WINDOW = Duration.ofDays(7);
     public static final int LIMIT = 100;
-    private static final TransactionStore.Query AWAITING_CO_SIGN = new TransactionStore.Query(Optional.empty(),
-            Optional.of(TransactionStatus.PENDING_CO_SIGN), Optional.empty(), Optional.empty(), Optional.empty());
+    private static final TransactionStore.Query AWAITING_CO_SIGN = TransactionStore.Query.ofStatus(TransactionStatus.PENDING_CO_SIGN);
 
     private final Storage storage;
     private final Clock clock;

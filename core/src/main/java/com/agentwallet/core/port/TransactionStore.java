@@ -26,6 +26,10 @@ public interface TransactionStore {
         public static Query ofWallet(WalletId walletId) {
             return new Query(Optional.of(walletId), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
+
+        public static Query ofStatus(TransactionStatus status) {
+            return new Query(Optional.empty(), Optional.of(status), Optional.empty(), Optional.empty(), Optional.empty());
+        }
     }
 
     void insert(Transaction transaction);
