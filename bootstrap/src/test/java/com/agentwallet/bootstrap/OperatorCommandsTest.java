@@ -129,7 +129,7 @@ class OperatorCommandsTest {
                 injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
                 injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
-                injector.getInstance(UserService.class), configuration.getClockwork());
+                injector.getInstance(UserService.class), configuration.getClockwork(), configuration.getExports());
 
         clockwork.tick();
         assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
