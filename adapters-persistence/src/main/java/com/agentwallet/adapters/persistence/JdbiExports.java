@@ -74,12 +74,6 @@ final class JdbiExports implements ExportStore {
     }
 
     @Override
-    public List<ExportJob> pending(int limit) {
-        return handle.createQuery("SELECT * FROM export_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT :limit")
-                .bind("limit", limit).map(ROW).list();
-    }
-
-    @Override
     public List<Claimed> claim(Instant now, Instant leaseUntil, int perOrganisation, int limit) {
         handle.createQuery("SELECT 1 FROM pg_advisory_xact_lock(:key)").bind("key", CLAIM_LOCK).mapTo(Integer.class).one();
         return handle.createQuery(CLAIM).bind("now", Rows.timestamp(now)).bind("leaseUntil", Rows.timestamp(leaseUntil))

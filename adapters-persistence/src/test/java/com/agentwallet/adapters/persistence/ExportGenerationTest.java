@@ -45,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import static com.agentwallet.adapters.persistence.PgBooks.events;
@@ -171,26 +172,10 @@ class ExportGenerationTest {
         ExportJob job = requests(1).get(0);
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, format -> new ExportWriter() {
-            public ExportFormat format() {
-                return format;
-            }
-
-            public Rows begin(OutputStream out) {
-                Rows rows = new FakeExportWriter(format).begin(out);
-                return new Rows() {
-                    public void row(Transaction transaction) {
-                        rows.row(transaction);
-                        writing.countDown();
-                        await(release);
-                    }
-
-                    public void end() {
-                        rows.end();
-                    }
-                };
-            }
-        });
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, beforeEachRow(() -> {
+            writing.countDown();
+            await(release);
+        }));
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             Future<Integer> generated = thread.submit(() -> generator.generatePending(1));
@@ -229,29 +214,12 @@ class ExportGenerationTest {
     @Test
     void aWriterFailingHalfwayMakesTheJobFailedWithNoFileAndNoEvent() {
         ExportJob job = requests(1).get(0);
-        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, format -> new ExportWriter() {
-            public ExportFormat format() {
-                return format;
+        AtomicInteger written = new AtomicInteger();
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, beforeEachRow(() -> {
+            if (written.incrementAndGet() == 3) {
+                throw new UncheckedIOException(new IOException("No space left on device"));
             }
-
-            public Rows begin(OutputStream out) {
-                Rows rows = new FakeExportWriter(format).begin(out);
-                return new Rows() {
-                    private int written;
-
-                    public void row(Transaction transaction) {
-                        if (++written == 3) {
-                            throw new UncheckedIOException(new IOException("No space left on device"));
-                        }
-                        rows.row(transaction);
-                    }
-
-                    public void end() {
-                        rows.end();
-                    }
-                };
-            }
-        });
+        }));
 
         assertThat(generator.generatePending(10)).isEqualTo(1);
 
@@ -279,6 +247,29 @@ class ExportGenerationTest {
         IdGenerator ids = new RandomIdGenerator(new Random(seed * 1_000_003));
         return new ExportService(storage, new EventPublisher(ids, clock), files,
                 Arrays.stream(ExportFormat.values()).map(writer).toList(), ids, ExportSettings.DEFAULTS, clock);
+    }
+
+    /** Fake writers that run {@code before} before they write each row. */
+    private static Function<ExportFormat, ExportWriter> beforeEachRow(Runnable before) {
+        return format -> new ExportWriter() {
+            public ExportFormat format() {
+                return format;
+            }
+
+            public Rows begin(OutputStream out) {
+                Rows rows = new FakeExportWriter(format).begin(out);
+                return new Rows() {
+                    public void row(Transaction transaction) {
+                        before.run();
+                        rows.row(transaction);
+                    }
+
+                    public void end() {
+                        rows.end();
+                    }
+                };
+            }
+        };
     }
 
     /**

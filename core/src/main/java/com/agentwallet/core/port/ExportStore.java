@@ -25,9 +25,6 @@ public interface ExportStore {
     /** The organisation's jobs in every status, newest first by creation time. */
     Page<ExportJob> list(OrgId orgId, PageRequest page);
 
-    /** Pending jobs of every organisation, oldest first, claimed or not. */
-    List<ExportJob> pending(int limit);
-
     /**
      * Claims up to {@code limit} pending jobs nobody holds a lease on (never claimed, or their lease
      * ran out by {@code now}), leasing them until {@code leaseUntil}. An organisation never has more

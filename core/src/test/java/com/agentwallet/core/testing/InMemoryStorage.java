@@ -941,13 +941,6 @@ public final class InMemoryStorage implements Storage {
                     page);
         }
 
-        public List<ExportJob> pending(int limit) {
-            return exports.values().stream()
-                    .filter(j -> j.status() == ExportStatus.PENDING)
-                    .sorted(Comparator.comparing(ExportJob::createdAt))
-                    .limit(limit)
-                    .toList();
-        }
 
         public List<Claimed> claim(Instant now, Instant leaseUntil, int perOrganisation, int limit) {
             Map<OrgId, Integer> running = new HashMap<>();
@@ -955,7 +948,9 @@ public final class InMemoryStorage implements Storage {
             record Turn(ExportJob job, int turn) {
             }
             List<Turn> waiting = new ArrayList<>();
-            for (ExportJob job : pending(Integer.MAX_VALUE)) {
+            List<ExportJob> pending = exports.values().stream().filter(j -> j.status() == ExportStatus.PENDING)
+                    .sorted(Comparator.comparing(ExportJob::createdAt)).toList();
+            for (ExportJob job : pending) {
                 ExportLease lease = exportLeases.get(job.id());
                 if (lease != null && lease.until().isAfter(now)) {
                     running.merge(job.orgId(), 1, Integer::sum);

@@ -1674,7 +1674,7 @@ public abstract class StorageContract {
     }
 
     @Test
-    void aFinishedExportJobIsKeptAndLeavesThePendingQueue() {
+    void aFinishedExportJobIsKeptAndIsClaimedNoMore() {
         Organisation org = givenOrg();
         ExportJob toFinish = givenExport(org.id(), T0);
         ExportJob toFail = givenExport(org.id(), T0.plusSeconds(1));
@@ -1689,21 +1689,7 @@ public abstract class StorageContract {
 
         assertThat(txOptional(s -> s.exports().find(org.id(), toFinish.id()))).contains(ready);
         assertThat(txOptional(s -> s.exports().find(org.id(), toFail.id()))).contains(failed);
-        assertThat(txList(s -> s.exports().pending(10))).isEmpty();
-    }
-
-    @Test
-    void pendingListsPendingJobsOfEveryOrganisationOldestFirst() {
-        Organisation org = givenOrg();
-        Organisation otherOrg = givenOrg();
-        ExportJob newest = givenExport(org.id(), T0.plusSeconds(30));
-        ExportJob oldest = givenExport(otherOrg.id(), T0);
-        ExportJob middle = givenExport(org.id(), T0.plusSeconds(10));
-        ExportJob done = givenExport(org.id(), T0.minusSeconds(10));
-        write(s -> s.exports().update(done.failed(T0)));
-
-        assertThat(txList(s -> s.exports().pending(10))).containsExactly(oldest, middle, newest);
-        assertThat(txList(s -> s.exports().pending(2))).containsExactly(oldest, middle);
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(10), T0.plusSeconds(70), 3, 10))).isEmpty();
     }
 
     @Test
@@ -1719,7 +1705,6 @@ public abstract class StorageContract {
         assertThat(txList(s -> s.exports().claim(T0, T0.plusSeconds(60), 3, 10)))
                 .extracting(ExportStore.Claimed::job).containsExactly(newer);
         assertThat(txList(s -> s.exports().claim(T0.plusSeconds(59), T0.plusSeconds(120), 3, 10))).isEmpty();
-        assertThat(txList(s -> s.exports().pending(10))).containsExactly(older, newer);
     }
 
     @Test
