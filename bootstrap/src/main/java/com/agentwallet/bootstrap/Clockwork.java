@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -30,16 +31,18 @@ import static java.util.Objects.requireNonNull;
  * resubmitted (at start, with no grace, to finish what a crash interrupted), timed-out escrows are
  * refunded, co-sign windows close, expired policies freeze their wallets, idempotency keys older
  * than their 24 h retention are forgotten, API keys' last uses are written, expired dashboard
- * sessions are purged, and the books are reconciled with the ledger now and then.
- * Pending exports are generated on a thread of their own, so that a long file never delays the
- * time-critical jobs. Each job's time comes from the injected clock, and each claims its work with
+ * sessions are purged, export files kept for their retention are deleted, and the books are
+ * reconciled with the ledger now and then. Pending exports are generated on threads of their own
+ * (the configured number of generators), so that a long file never delays the time-critical jobs;
+ * a generator holds no transaction while it writes a file, and the claim query lets one
+ * organisation have at most three files written at once across every process. Each job's time comes from the injected clock, and each claims its work with
  * {@code FOR UPDATE SKIP LOCKED}, one item per transaction: servers sharing a database split the
  * work between them and never do an item twice.
  */
 public final class Clockwork implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Clockwork.class);
     private static final int BATCH = 500;
-    /** Export jobs generated per round: a round of long files must not starve the next check for new ones. */
+    /** Export jobs a generator writes per round: a round of long files must not starve the next check for new ones. */
     private static final int EXPORT_BATCH = 10;
 
     private final Settlement settlement;
@@ -53,22 +56,19 @@ public final class Clockwork implements Managed {
     private final Reconciliation reconciliation;
     private final UserService users;
     private final ServiceConfiguration.ClockworkSettings settings;
+    private final int exportGenerators;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "clockwork");
         thread.setDaemon(true);
         return thread;
     });
-    private final ScheduledExecutorService exportScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "clockwork-exports");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService exportScheduler;
 
     @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
                      IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys,
                      WalletService wallets, ExportService exports, Reconciliation reconciliation, UserService users,
-                     ServiceConfiguration.ClockworkSettings settings) {
+                     ServiceConfiguration.ClockworkSettings settings, ServiceConfiguration.ExportsSettings exportSettings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
@@ -80,6 +80,13 @@ public final class Clockwork implements Managed {
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
         this.users = requireNonNull(users, "users is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.exportGenerators = exportSettings.generators();
+        AtomicInteger generator = new AtomicInteger();
+        this.exportScheduler = Executors.newScheduledThreadPool(exportGenerators, runnable -> {
+            Thread thread = new Thread(runnable, "clockwork-exports-" + generator.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Override
@@ -87,7 +94,9 @@ public final class Clockwork implements Managed {
         run("recovery at start", () -> LOG.info("Resubmitted {} transactions left pending", settlement.recover(Duration.ZERO, BATCH)));
         long tick = settings.tick().toMillis();
         scheduler.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
-        exportScheduler.scheduleWithFixedDelay(this::generateExports, tick, tick, TimeUnit.MILLISECONDS);
+        for (int i = 0; i < exportGenerators; i++) {
+            exportScheduler.scheduleWithFixedDelay(this::generateExports, tick, tick, TimeUnit.MILLISECONDS);
+        }
         long reconcile = settings.reconcileEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> run("reconciliation", this::reconcile), reconcile, reconcile,
                 TimeUnit.MILLISECONDS);
@@ -113,9 +122,10 @@ public final class Clockwork implements Managed {
         run("request key retention", () -> requestKeys.forgetExpired(BATCH));
         run("api key last use", apiKeys::recordUsage);
         run("dashboard session expiry", () -> users.purgeExpiredSessions(BATCH));
+        run("export retention", () -> exports.expireReady(BATCH));
     }
 
-    /** One round of export generation: files of pending jobs, {@code export.ready} when each is ready. */
+    /** One generator's round: files of pending jobs, {@code export.ready} when each is ready. */
     void generateExports() {
         run("export generation", () -> exports.generatePending(EXPORT_BATCH));
     }

@@ -16,6 +16,7 @@ import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.export.ExportSettings;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.idempotency.RequestKeys;
@@ -141,6 +142,12 @@ public final class CoreModule extends ConstructorModule {
     WebhookTransport webhookTransport() {
         return new HttpWebhookTransport(ReceiverTls.of(configuration.getWebhooks().acceptSelfSignedReceivers()),
                 new ObjectMapper());
+    }
+
+    @Provides
+    @Singleton
+    ExportSettings exportSettings() {
+        return new ExportSettings(configuration.getExports().retention(), ExportSettings.DEFAULTS.lease());
     }
 
     @Provides

@@ -8,19 +8,23 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Export files in a local folder ({@code <dataDirectory>/exports/}): {@code <id>.<format>}, written
- * as {@code <id>.<format>.part} and moved into place when finished, so that a file under its final
- * name is always whole. Several servers sharing one database must share this folder too (the
+ * as {@code <id>.<format>.<random>.part} and moved into place when finished, so that a file under
+ * its final name is always whole. Each attempt has its own part: a generator that stalled past its
+ * lease and the one that took its job over never write into one file. Several servers sharing one database must share this folder too (the
  * server that answers a download may not be the one that wrote the file).
  */
 final class LocalExportFiles implements ExportFiles {
+    private static final String PART = ".part";
     private final Path directory;
 
     LocalExportFiles(Path directory) {
@@ -30,7 +34,7 @@ final class LocalExportFiles implements ExportFiles {
     @Override
     public Output create(ExportId id, ExportFormat format) {
         Path file = file(id, format);
-        Path part = part(id, format);
+        Path part = directory.resolve(id.value() + "." + format.wireName() + "." + UUID.randomUUID() + PART);
         OutputStream stream = io(() -> {
             Files.createDirectories(directory);
             return new BufferedOutputStream(Files.newOutputStream(part), 64 * 1024);
@@ -67,15 +71,21 @@ final class LocalExportFiles implements ExportFiles {
 
     @Override
     public void delete(ExportId id, ExportFormat format) {
-        io(() -> Files.deleteIfExists(part(id, format)) | Files.deleteIfExists(file(id, format)));
+        io(() -> {
+            if (Files.isDirectory(directory)) {
+                try (DirectoryStream<Path> parts = Files.newDirectoryStream(directory,
+                        id.value() + "." + format.wireName() + ".*" + PART)) {
+                    for (Path part : parts) {
+                        Files.deleteIfExists(part);
+                    }
+                }
+            }
+            return Files.deleteIfExists(file(id, format));
+        });
     }
 
     private Path file(ExportId id, ExportFormat format) {
         return directory.resolve(id.value() + "." + format.wireName());
-    }
-
-    private Path part(ExportId id, ExportFormat format) {
-        return directory.resolve(id.value() + "." + format.wireName() + ".part");
     }
 
     private interface IoWork<T> {

@@ -77,6 +77,7 @@ final class ServerModule extends ConstructorModule {
         bind(ObjectMapper.class).toInstance(mapper);
         bind(ServiceConfiguration.ClockworkSettings.class).toInstance(configuration.getClockwork());
         bind(ServiceConfiguration.WebhookSettings.class).toInstance(configuration.getWebhooks());
+        bind(ServiceConfiguration.ExportsSettings.class).toInstance(configuration.getExports());
 
         Multibinder<Object> v1 = Multibinder.newSetBinder(binder(), Object.class, V1_COMPONENTS.getAnnotation());
         v1.addBinding().to(Edge.class); // provided below, like RoleCheck: their constructors take values

@@ -48,6 +48,11 @@ public class ServiceConfiguration extends Configuration {
     @JsonProperty
     private WebhookSettings webhooks = new WebhookSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ExportsSettings exports = new ExportsSettings();
+
     /** Whether the first start creates the demo organisations and writes {@code demo-credentials.json}. */
     @JsonProperty
     private boolean demo;
@@ -79,6 +84,10 @@ public class ServiceConfiguration extends Configuration {
 
     public WebhookSettings getWebhooks() {
         return webhooks;
+    }
+
+    public ExportsSettings getExports() {
+        return exports;
     }
 
     public boolean isDemo() {
@@ -294,6 +303,28 @@ public class ServiceConfiguration extends Configuration {
 
         public boolean acceptSelfSignedReceivers() {
             return acceptSelfSignedReceivers;
+        }
+    }
+
+    /**
+     * Exports: how long a ready file is kept before it is deleted and its export expired, and how
+     * many files this process writes at once (its generator threads; every process's generators
+     * share the jobs, at most three of one organisation at once).
+     */
+    public static class ExportsSettings {
+        @NotNull
+        @JsonProperty
+        private Duration retention = Duration.days(7);
+        @Min(1)
+        @JsonProperty
+        private int generators = 4;
+
+        public java.time.Duration retention() {
+            return retention.toJavaDuration();
+        }
+
+        public int generators() {
+            return generators;
         }
     }
 }

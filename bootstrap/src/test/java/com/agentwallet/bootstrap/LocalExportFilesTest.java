@@ -55,6 +55,35 @@ class LocalExportFilesTest {
     }
 
     @Test
+    void twoAttemptsWritingAtOnceEachWriteTheirOwnPartAndTheLastFinishedIsTheFile() throws IOException {
+        LocalExportFiles files = new LocalExportFiles(data);
+        try (ExportFiles.Output stalled = files.create(ID, ExportFormat.CSV);
+             ExportFiles.Output takenOver = files.create(ID, ExportFormat.CSV)) {
+            stalled.stream().write("old,".getBytes(StandardCharsets.UTF_8));
+            takenOver.stream().write("new\r\n".getBytes(StandardCharsets.UTF_8));
+            stalled.stream().write("half\r\n".getBytes(StandardCharsets.UTF_8));
+            assertThat(Path.of(stalled.finish())).hasContent("old,half\r\n");
+            assertThat(Path.of(takenOver.finish())).hasContent("new\r\n");
+        }
+        try (var left = Files.list(data)) {
+            assertThat(left).containsExactly(data.resolve(ID.value() + ".csv"));
+        }
+    }
+
+    @Test
+    void deleteRemovesTheFileAndAnyUnfinishedPartAndIsQuietWhenThereIsNone() throws IOException {
+        LocalExportFiles files = new LocalExportFiles(data);
+        try (ExportFiles.Output unfinished = files.create(ID, ExportFormat.CSV)) {
+            unfinished.stream().write("a".getBytes(StandardCharsets.UTF_8));
+            unfinished.stream().flush();
+            files.delete(ID, ExportFormat.CSV);
+            assertThat(data).isEmptyDirectory();
+        }
+        new LocalExportFiles(data.resolve("never-made")).delete(ID, ExportFormat.CSV);
+        assertThat(data.resolve("never-made")).doesNotExist();
+    }
+
+    @Test
     void deleteRemovesTheFileAndIsQuietWhenThereIsNone() throws IOException {
         LocalExportFiles files = new LocalExportFiles(data);
         try (ExportFiles.Output output = files.create(ID, ExportFormat.CSV)) {

@@ -13,7 +13,10 @@ import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.export.ExportFormat;
+import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.idempotency.RequestKeys;
@@ -68,7 +71,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * The wiring on the embedded PostgreSQL (a copy of the {@link MigratedCluster}) and the simulator
  * ledger, as the server runs it: the reconcile command finds the books in agreement with the ledger,
  * and names a drift when money moved behind the books' back; the clockwork refunds a timed-out escrow
- * on its own.
+ * on its own, and deletes an export's file once kept for the configured retention.
  */
 class OperatorCommandsTest {
     private static final String PAYEE = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
@@ -87,6 +90,7 @@ class OperatorCommandsTest {
         configuration = json.readValue(json.writeValueAsString(Map.of(
                 "dataDirectory", data.toString(),
                 "coSignWindow", "1h",
+                "exports", Map.of("retention", "2h"),
                 "database", Map.of("maxConnections", 4),
                 "ledger", Map.of("type", "sim", "settings", Map.of("seed", "5")))), ServiceConfiguration.class);
         injector = Guice.createInjector(Modules.override(new CoreModule(configuration, CoreModule.SYSTEM_CLOCK))
@@ -124,12 +128,7 @@ class OperatorCommandsTest {
         OrgId org = someActivity();
         EscrowService escrows = injector.getInstance(EscrowService.class);
         Escrow escrow = escrows.list(Requester.of(org), EscrowStore.Query.ALL, PageRequest.firstDefault()).data().get(0);
-        Clockwork clockwork = new Clockwork(injector.getInstance(Settlement.class), escrows,
-                injector.getInstance(PaymentService.class), injector.getInstance(IdempotencyKeys.class),
-                injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
-                injector.getInstance(WalletService.class),
-                injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
-                injector.getInstance(UserService.class), configuration.getClockwork());
+        Clockwork clockwork = clockwork();
 
         clockwork.tick();
         assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.LOCKED);
@@ -137,6 +136,39 @@ class OperatorCommandsTest {
         clockwork.tick();
 
         assertThat(escrows.get(Requester.of(org), escrow.id()).value().status()).isEqualTo(EscrowStatus.REFUNDED);
+    }
+
+    @Test
+    void theClockworkDeletesAnExportFileKeptForTheConfiguredRetentionAndExpiresItsExport() {
+        OrgId org = someActivity();
+        ExportService exports = injector.getInstance(ExportService.class);
+        ExportJob job = exports.request(org, ExportFormat.CSV, Optional.empty(), Optional.empty(), Optional.empty(),
+                RequestKey.none()).value();
+        assertThat(exports.generatePending(1)).isEqualTo(1);
+        ExportJob ready = exports.get(org, job.id()).value();
+        Path file = Path.of(ready.filePath().orElseThrow());
+        assertThat(file).exists();
+        assertThat(ready.expiresAt()).contains(ready.completedAt().orElseThrow().plus(Duration.ofHours(2)));
+        Clockwork clockwork = clockwork();
+
+        clock.advance(Duration.ofHours(2).minusMillis(1));
+        clockwork.tick();
+        assertThat(exports.get(org, job.id()).value().status()).isEqualTo(ExportStatus.READY);
+        assertThat(file).exists();
+
+        clock.advance(Duration.ofMillis(1));
+        clockwork.tick();
+        assertThat(exports.get(org, job.id()).value().status()).isEqualTo(ExportStatus.EXPIRED);
+        assertThat(file).doesNotExist();
+    }
+
+    private Clockwork clockwork() {
+        return new Clockwork(injector.getInstance(Settlement.class), injector.getInstance(EscrowService.class),
+                injector.getInstance(PaymentService.class), injector.getInstance(IdempotencyKeys.class),
+                injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
+                injector.getInstance(WalletService.class),
+                injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
+                injector.getInstance(UserService.class), configuration.getClockwork(), configuration.getExports());
     }
 
     @Test

@@ -44,8 +44,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Exports of the organisation's transaction history, for every role, as /v1's
  * {@code POST /transactions/export}: request one (a format, optionally one wallet and a range of
- * days), see the recent ones with their status, and download a ready one. The clockwork writes the
- * files in the background, so a new export is pending until the page is reloaded a moment later.
+ * days), see the recent ones with their status and how long their file is kept, and download a
+ * ready one. The clockwork writes the files in the background, so a new export is pending until
+ * the page is reloaded a moment later; a file kept for the retention is deleted, its export expired.
  */
 @Singleton
 @Path("exports")
@@ -122,6 +123,10 @@ public final class ExportPages {
                 return Access.refused(user, found.rejection());
             }
             ExportJob job = found.value();
+            if (job.status() == ExportStatus.EXPIRED) {
+                return Access.error(user, 409, "Conflict: export " + job.id().value()
+                        + " is expired; its file was deleted, request a new export");
+            }
             if (job.status() != ExportStatus.READY || job.filePath().isEmpty()) {
                 return Access.error(user, 409, "Conflict: export " + job.id().value() + " is "
                         + job.status().wireName() + "; download it once it is ready");
@@ -189,8 +194,12 @@ public final class ExportPages {
                 "status", job.status().wireName(),
                 "rows", job.rowCount().map(String::valueOf).orElse("—"),
                 "created", Shown.time(job.createdAt()),
-                "download", job.status() == ExportStatus.READY
-                        ? DOWNLOAD.render(Map.of("id", job.id().value(), "format", job.format().wireName()))
-                        : Html.text(job.status() == ExportStatus.PENDING ? "being written" : "—")));
+                "download", switch (job.status()) {
+                    case READY -> DOWNLOAD.render(Map.of("id", job.id().value(), "format", job.format().wireName()));
+                    case PENDING -> Html.text("being written");
+                    case EXPIRED -> Html.text("deleted");
+                    case FAILED -> Html.text("—");
+                },
+                "kept", job.expiresAt().map(Shown::time).orElse(Html.text("—"))));
     }
 }

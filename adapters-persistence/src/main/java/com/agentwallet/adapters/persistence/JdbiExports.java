@@ -13,6 +13,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,7 +24,29 @@ final class JdbiExports implements ExportStore {
             ExportFormat.fromWire(rs.getString("format"), "format"),
             Rows.optionalString(rs, "wallet_id").map(WalletId::new), Rows.optionalInstant(rs, "from_ts"),
             Rows.optionalInstant(rs, "to_ts"), Rows.optionalString(rs, "file_path"), Rows.optionalLong(rs, "row_count"),
-            Rows.instant(rs, "created_at"), Rows.optionalInstant(rs, "completed_at"));
+            Rows.instant(rs, "created_at"), Rows.optionalInstant(rs, "completed_at"),
+            Rows.optionalInstant(rs, "expires_at"));
+    /**
+     * The advisory lock that makes claims one at a time across processes, so that two generators
+     * claiming at once cannot both see room under an organisation's cap: any constant no other lock
+     * of the service uses. A claim is one short statement, so the wait is short.
+     */
+    private static final long CLAIM_LOCK = 0x5741_4C4C_4558_5001L;
+    /**
+     * Each organisation's waiting jobs take turns by age, after the ones it has under a live lease:
+     * a job is claimable while its turn plus its organisation's running jobs stays within the cap,
+     * and the earliest turns of every organisation go first.
+     */
+    private static final String CLAIM = "WITH running AS ("
+            + "SELECT org_id, count(*) AS n FROM export_jobs WHERE status = 'pending' AND lease_until > :now "
+            + "GROUP BY org_id), "
+            + "waiting AS (SELECT id, org_id, created_at, "
+            + "row_number() OVER (PARTITION BY org_id ORDER BY created_at, id) AS turn FROM export_jobs "
+            + "WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= :now)), "
+            + "chosen AS (SELECT w.id FROM waiting w LEFT JOIN running r ON r.org_id = w.org_id "
+            + "WHERE w.turn + coalesce(r.n, 0) <= :perOrganisation ORDER BY w.turn, w.created_at, w.id LIMIT :limit) "
+            + "UPDATE export_jobs j SET claim = j.claim + 1, lease_until = :leaseUntil FROM chosen c WHERE j.id = c.id "
+            + "RETURNING j.*";
 
     private final Handle handle;
 
@@ -33,8 +57,8 @@ final class JdbiExports implements ExportStore {
     @Override
     public void insert(ExportJob job) {
         bind(handle.createUpdate("INSERT INTO export_jobs (id, org_id, status, format, wallet_id, from_ts, to_ts, "
-                + "file_path, row_count, created_at, completed_at) VALUES (:id, :org, :status, :format, :wallet, :from, "
-                + ":to, :file, :rows, :createdAt, :completedAt)"), job).execute();
+                + "file_path, row_count, created_at, completed_at, expires_at) VALUES (:id, :org, :status, :format, :wallet, "
+                + ":from, :to, :file, :rows, :createdAt, :completedAt, :expiresAt)"), job).execute();
     }
 
     @Override
@@ -50,31 +74,41 @@ final class JdbiExports implements ExportStore {
     }
 
     @Override
-    public List<ExportJob> pending(int limit) {
-        return pending(limit, "");
+    public List<Claimed> claim(Instant now, Instant leaseUntil, int perOrganisation, int limit) {
+        handle.createQuery("SELECT 1 FROM pg_advisory_xact_lock(:key)").bind("key", CLAIM_LOCK).mapTo(Integer.class).one();
+        return handle.createQuery(CLAIM).bind("now", Rows.timestamp(now)).bind("leaseUntil", Rows.timestamp(leaseUntil))
+                .bind("perOrganisation", perOrganisation).bind("limit", limit)
+                .map((rs, ctx) -> new Claimed(ROW.map(rs, ctx), rs.getLong("claim"))).list().stream()
+                .sorted(Comparator.comparing((Claimed c) -> c.job().createdAt()).thenComparing(c -> c.job().id().value()))
+                .toList();
     }
 
-    /** {@code SKIP LOCKED}: a job another generator holds is passed over, not waited for. */
     @Override
-    public List<ExportJob> claimPending(int limit) {
-        return pending(limit, " FOR NO KEY UPDATE SKIP LOCKED");
+    public boolean renew(Claimed claimed, Instant leaseUntil) {
+        return handle.createUpdate("UPDATE export_jobs SET lease_until = :leaseUntil WHERE id = :id AND claim = :claim "
+                        + "AND status = 'pending'").bind("leaseUntil", Rows.timestamp(leaseUntil))
+                .bind("id", claimed.job().id().value()).bind("claim", claimed.claim()).execute() == 1;
     }
 
     @Override
-    public Optional<ExportJob> claim(ExportId id) {
-        return handle.createQuery("SELECT * FROM export_jobs WHERE id = :id AND status = 'pending' "
-                + "FOR NO KEY UPDATE SKIP LOCKED").bind("id", id.value()).map(ROW).findOne();
+    public boolean finish(Claimed claimed, ExportJob next) {
+        return bind(handle.createUpdate("UPDATE export_jobs SET status = :status, file_path = :file, row_count = :rows, "
+                + "completed_at = :completedAt, expires_at = :expiresAt, lease_until = NULL "
+                + "WHERE id = :id AND org_id = :org AND claim = :claim AND status = 'pending'"), next)
+                .bind("claim", claimed.claim()).execute() == 1;
     }
 
-    private List<ExportJob> pending(int limit, String lock) {
-        return handle.createQuery("SELECT * FROM export_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT :limit"
-                + lock).bind("limit", limit).map(ROW).list();
+    @Override
+    public List<ExportJob> claimExpired(Instant now, int limit) {
+        return handle.createQuery("SELECT * FROM export_jobs WHERE status = 'ready' AND expires_at <= :now "
+                        + "ORDER BY expires_at, id LIMIT :limit FOR NO KEY UPDATE SKIP LOCKED")
+                .bind("now", Rows.timestamp(now)).bind("limit", limit).map(ROW).list();
     }
 
     @Override
     public void update(ExportJob job) {
         bind(handle.createUpdate("UPDATE export_jobs SET status = :status, file_path = :file, row_count = :rows, "
-                + "completed_at = :completedAt WHERE id = :id AND org_id = :org"), job).execute();
+                + "completed_at = :completedAt, expires_at = :expiresAt WHERE id = :id AND org_id = :org"), job).execute();
     }
 
     private static <S extends SqlStatement<S>> S bind(S statement, ExportJob job) {
@@ -89,6 +123,7 @@ final class JdbiExports implements ExportStore {
                 .bind("file", job.filePath().orElse(null))
                 .bind("rows", job.rowCount().orElse(null))
                 .bind("createdAt", Rows.timestamp(job.createdAt()))
-                .bind("completedAt", Rows.timestamp(job.completedAt()));
+                .bind("completedAt", Rows.timestamp(job.completedAt()))
+                .bind("expiresAt", Rows.timestamp(job.expiresAt()));
     }
 }

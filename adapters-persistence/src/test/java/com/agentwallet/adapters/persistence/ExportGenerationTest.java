@@ -4,12 +4,14 @@ import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.export.ExportSettings;
 import com.agentwallet.core.export.ExportStatus;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.payment.Transaction;
+import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.ExportWriter;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.testing.Addresses;
@@ -19,6 +21,7 @@ import com.agentwallet.core.testing.FakeExportWriter;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.webhook.WebhookDispatcher;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -31,6 +34,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import static com.agentwallet.adapters.persistence.PgBooks.events;
@@ -51,7 +56,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The export generator on PostgreSQL: two server processes (two pools on one database) share the
- * pending jobs through {@code FOR NO KEY UPDATE SKIP LOCKED} and never generate one job twice.
+ * pending jobs through leased claims and never generate one job twice; a job whose process died is
+ * taken over once its lease runs out; and a file being written holds nothing that stops other work.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ExportGenerationTest {
@@ -128,63 +134,92 @@ class ExportGenerationTest {
     }
 
     @Test
-    void aJobAnotherProcessHoldsIsSkippedNotAwaited() throws Exception {
+    void aJobAnotherProcessClaimedIsSkippedWhileItsLeaseHoldsAndTakenOverOnceItRunsOut() {
         List<ExportJob> jobs = requests(3);
         ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, FakeExportWriter::new);
-        CountDownLatch held = new CountDownLatch(1);
+        Storage otherStorage = new JdbiStorage(Postgres.jdbi(otherProcess), clock);
+        Instant now = clock.instant();
+        ExportStore.Claimed died = otherStorage.inTransaction(stores -> stores.exports()
+                .claim(now, now.plus(ExportSettings.DEFAULTS.lease()), ExportSettings.RUNNING_PER_ORGANISATION, 1)).get(0);
+        assertThat(died.job()).isEqualTo(jobs.get(0));
+
+        assertThat(generator.generatePending(10)).isEqualTo(2);
+        assertThat(status(jobs.get(0))).isEqualTo(ExportStatus.PENDING);
+        assertThat(status(jobs.get(1))).isEqualTo(ExportStatus.READY);
+        assertThat(status(jobs.get(2))).isEqualTo(ExportStatus.READY);
+
+        clock.advance(ExportSettings.DEFAULTS.lease());
+        assertThat(generator.generatePending(10)).isEqualTo(1);
+
+        ExportJob ready = core.exports.get(org, jobs.get(0).id()).value();
+        assertThat(ready.status()).isEqualTo(ExportStatus.READY);
+        boolean finishedByTheDead = otherStorage.inTransaction(stores -> stores.exports()
+                .finish(died, died.job().failed(clock.instant())));
+        assertThat(finishedByTheDead).as("the process whose lease ran out cannot finish the job any more").isFalse();
+        assertThat(core.exports.get(org, jobs.get(0).id()).value()).isEqualTo(ready);
+        assertThat(events(jdbi, "export.ready", "export_id", jobs.get(0).id().value())).isEqualTo(1);
+    }
+
+    @Test
+    void anExportBeingWrittenHoldsUpNoOtherOrganisationsWebhookFanOutNorDelivery() throws Exception {
+        OrgId other = PgBooks.organisation(core, "1000");
+        core.webhooks.create(other, "https://hooks.example.com/in", List.of("*"), RequestKey.none());
+        FundedWallet payer = PgBooks.wallet(core, other, PgBooks.policy(core, other, rules().build()), "agent-b", "100");
+        PostgresDeliveryTest.Receiver receiver = new PostgresDeliveryTest.Receiver();
+        WebhookDispatcher dispatcher = new WebhookDispatcher(new JdbiStorage(jdbi, clock), receiver, core.receivers, clock);
+        drain(dispatcher);
+        receiver.received.clear();
+        ExportJob job = requests(1).get(0);
+        CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ExecutorService holder = Executors.newSingleThreadExecutor();
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, beforeEachRow(() -> {
+            writing.countDown();
+            await(release);
+        }));
+        ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
-            Future<Optional<ExportJob>> holding = holder.submit(() -> new JdbiStorage(Postgres.jdbi(otherProcess), clock)
-                    .inTransaction(stores -> {
-                        Optional<ExportJob> claimed = stores.exports().claimPending(1).stream().findFirst();
-                        held.countDown();
-                        await(release);
-                        return claimed;
-                    }));
-            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+            Future<Integer> generated = thread.submit(() -> generator.generatePending(1));
+            assertThat(writing.await(60, TimeUnit.SECONDS)).isTrue();
 
-            assertThat(generator.generatePending(10)).isEqualTo(2);
+            String paid = core.payments.pay(paymentFrom(payer).to(Addresses.external("payee")).amount("0.01").build())
+                    .value().transaction().id().value();
+            assertThat(dispatcher.fanOut(100)).as("the other organisation's events are fanned out").isPositive();
+            while (dispatcher.deliverNext()) {
+                assertThat(status(job)).isEqualTo(ExportStatus.PENDING);
+            }
+            assertThat(receiver.received).as("and delivered, while the export is still being written")
+                    .anySatisfy(body -> assertThat(body.toString()).contains(paid));
+            assertThat(status(job)).isEqualTo(ExportStatus.PENDING);
 
-            assertThat(status(jobs.get(0))).isEqualTo(ExportStatus.PENDING);
-            assertThat(status(jobs.get(1))).isEqualTo(ExportStatus.READY);
-            assertThat(status(jobs.get(2))).isEqualTo(ExportStatus.READY);
             release.countDown();
-            assertThat(holding.get(30, TimeUnit.SECONDS)).contains(jobs.get(0));
+            assertThat(generated.get(60, TimeUnit.SECONDS)).isEqualTo(1);
         } finally {
             release.countDown();
-            holder.shutdownNow();
+            thread.shutdownNow();
         }
-        assertThat(generator.generatePending(10)).isEqualTo(1);
-        assertThat(status(jobs.get(0))).isEqualTo(ExportStatus.READY);
+        assertThat(status(job)).isEqualTo(ExportStatus.READY);
+    }
+
+    /** Fans out and delivers everything there is so far. */
+    private static void drain(WebhookDispatcher dispatcher) {
+        int moved;
+        do {
+            moved = dispatcher.fanOut(100);
+            while (dispatcher.deliverNext()) {
+                moved++;
+            }
+        } while (moved > 0);
     }
 
     @Test
     void aWriterFailingHalfwayMakesTheJobFailedWithNoFileAndNoEvent() {
         ExportJob job = requests(1).get(0);
-        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, format -> new ExportWriter() {
-            public ExportFormat format() {
-                return format;
+        AtomicInteger written = new AtomicInteger();
+        ExportService generator = generator(new JdbiStorage(jdbi, clock), 1, beforeEachRow(() -> {
+            if (written.incrementAndGet() == 3) {
+                throw new UncheckedIOException(new IOException("No space left on device"));
             }
-
-            public Rows begin(OutputStream out) {
-                Rows rows = new FakeExportWriter(format).begin(out);
-                return new Rows() {
-                    private int written;
-
-                    public void row(Transaction transaction) {
-                        if (++written == 3) {
-                            throw new UncheckedIOException(new IOException("No space left on device"));
-                        }
-                        rows.row(transaction);
-                    }
-
-                    public void end() {
-                        rows.end();
-                    }
-                };
-            }
-        });
+        }));
 
         assertThat(generator.generatePending(10)).isEqualTo(1);
 
@@ -211,7 +246,30 @@ class ExportGenerationTest {
     private ExportService generator(Storage storage, long seed, Function<ExportFormat, ExportWriter> writer) {
         IdGenerator ids = new RandomIdGenerator(new Random(seed * 1_000_003));
         return new ExportService(storage, new EventPublisher(ids, clock), files,
-                Arrays.stream(ExportFormat.values()).map(writer).toList(), ids, clock);
+                Arrays.stream(ExportFormat.values()).map(writer).toList(), ids, ExportSettings.DEFAULTS, clock);
+    }
+
+    /** Fake writers that run {@code before} before they write each row. */
+    private static Function<ExportFormat, ExportWriter> beforeEachRow(Runnable before) {
+        return format -> new ExportWriter() {
+            public ExportFormat format() {
+                return format;
+            }
+
+            public Rows begin(OutputStream out) {
+                Rows rows = new FakeExportWriter(format).begin(out);
+                return new Rows() {
+                    public void row(Transaction transaction) {
+                        before.run();
+                        rows.row(transaction);
+                    }
+
+                    public void end() {
+                        rows.end();
+                    }
+                };
+            }
+        };
     }
 
     /**

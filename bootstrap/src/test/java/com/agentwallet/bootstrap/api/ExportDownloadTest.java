@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExportDownloadTest {
     private static final Duration READY_WITHIN = Duration.ofSeconds(30);
     private static final String AWKWARD_MEMO = "Lunch, \"team\" day\nsecond line";
+    /** A memo a spreadsheet would run as a formula, were it not neutralised. */
+    private static final String FORMULA_MEMO = "=HYPERLINK(\"https://evil.example\",\"invoice\")";
     private static final List<String> CSV_HEADER = List.of("tx_id", "type", "status", "wallet_id", "amount",
             "currency", "recipient", "memo", "policy_triggered", "violation_rule", "violation_limit",
             "violation_attempted", "tx_signature", "on_chain_slot", "co_sign_expires_at", "escrow_id",
@@ -61,12 +64,13 @@ class ExportDownloadTest {
                     "tx_signature", "timestamp", "updated_at")) {
                 assertThat(row.get(column)).as(column + " of " + tx).isEqualTo(tx.path(column).asText());
             }
-            assertThat(row.get("memo")).isEqualTo(tx.path("memo").isNull() ? "" : tx.path("memo").asText());
+            assertThat(row.get("memo")).isEqualTo(tx.path("memo").isNull() ? ""
+                    : tx.path("memo").asText().equals(FORMULA_MEMO) ? "'" + FORMULA_MEMO : tx.path("memo").asText());
             assertThat(row.get("policy_triggered")).isEqualTo(tx.path("policy_triggered").asText());
             assertThat(row.get("on_chain_slot")).isEqualTo(tx.path("on_chain_slot").isNull() ? ""
                     : tx.path("on_chain_slot").asText());
         }
-        assertThat(rows).extracting(row -> row.get("memo")).contains(AWKWARD_MEMO);
+        assertThat(rows).extracting(row -> row.get("memo")).contains(AWKWARD_MEMO, "'" + FORMULA_MEMO);
     }
 
     @Test
@@ -98,13 +102,15 @@ class ExportDownloadTest {
         return new Exported(id, ready, download, history(wallet.id()));
     }
 
-    /** A funded wallet with confirmed payments, one of them with a memo CSV must quote. */
+    /** A funded wallet with confirmed payments, one of them with a memo CSV must quote, one with a formula. */
     private Wallet walletWithHistory() {
         Wallet wallet = fx.fundedWallet("20.00");
         fx.confirmedPayment(wallet, randomAddress(), "1.25");
         ApiResponse awkward = fx.pay(wallet, randomAddress(), "2.50", Map.of("memo", AWKWARD_MEMO));
         assertThat(awkward.status()).as(awkward.toString()).isEqualTo(200);
         fx.pay(wallet, randomAddress(), "0.75", Map.of("memo", "plain"));
+        ApiResponse formula = fx.pay(wallet, randomAddress(), "0.50", Map.of("memo", FORMULA_MEMO));
+        assertThat(formula.status()).as(formula.toString()).isEqualTo(200);
         return wallet;
     }
 
@@ -124,6 +130,9 @@ class ExportDownloadTest {
             return job.text("status").equals("ready") ? Optional.of(job.json()) : Optional.empty();
         });
         assertTimestamp(ready.path("completed_at"));
+        assertTimestamp(ready.path("expires_at"));
+        assertThat(Instant.parse(ready.path("expires_at").asText()))
+                .isEqualTo(Instant.parse(ready.path("completed_at").asText()).plus(Duration.ofDays(7)));
         return ready;
     }
 

@@ -12,7 +12,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * A requested export of the transaction history, filtered by wallet and by creation time
  * ({@code from} inclusive, {@code to} exclusive, as the history list filters). A ready job has its
- * file and row count; a finished job (ready or failed) has its completion time.
+ * file; a ready or expired one its row count and the time its file is (or was) deleted; a finished
+ * job (ready, failed or expired) has its completion time.
  */
 public record ExportJob(
         ExportId id,
@@ -25,7 +26,8 @@ public record ExportJob(
         Optional<String> filePath,
         Optional<Long> rowCount,
         Instant createdAt,
-        Optional<Instant> completedAt) {
+        Optional<Instant> completedAt,
+        Optional<Instant> expiresAt) {
 
     public ExportJob {
         requireNonNull(id, "id is null");
@@ -39,8 +41,13 @@ public record ExportJob(
         requireNonNull(rowCount, "rowCount is null");
         requireNonNull(createdAt, "createdAt is null");
         requireNonNull(completedAt, "completedAt is null");
-        if ((status == ExportStatus.READY) != (filePath.isPresent() && rowCount.isPresent())) {
-            throw new IllegalArgumentException("a job has its file and row count exactly when it is ready");
+        requireNonNull(expiresAt, "expiresAt is null");
+        if ((status == ExportStatus.READY) != filePath.isPresent()) {
+            throw new IllegalArgumentException("a job has its file exactly when it is ready");
+        }
+        boolean written = status == ExportStatus.READY || status == ExportStatus.EXPIRED;
+        if (written != (rowCount.isPresent() && expiresAt.isPresent())) {
+            throw new IllegalArgumentException("a job has its row count and expiry exactly when it is ready or expired");
         }
         if ((status == ExportStatus.PENDING) == completedAt.isPresent()) {
             throw new IllegalArgumentException("a job has its completion time exactly when it is finished");
@@ -51,16 +58,26 @@ public record ExportJob(
     public static ExportJob pending(ExportId id, OrgId orgId, ExportFormat format, Optional<WalletId> walletId,
                                     Optional<Instant> from, Optional<Instant> to, Instant now) {
         return new ExportJob(id, orgId, ExportStatus.PENDING, format, walletId, from, to, Optional.empty(),
-                Optional.empty(), now, Optional.empty());
+                Optional.empty(), now, Optional.empty(), Optional.empty());
     }
 
-    public ExportJob ready(String file, long rows, Instant now) {
+    /** Its file written at {@code now}, kept until {@code expiresAt}. */
+    public ExportJob ready(String file, long rows, Instant now, Instant expiresAt) {
         return new ExportJob(id, orgId, ExportStatus.READY, format, walletId, from, to, Optional.of(file),
-                Optional.of(rows), createdAt, Optional.of(now));
+                Optional.of(rows), createdAt, Optional.of(now), Optional.of(expiresAt));
     }
 
     public ExportJob failed(Instant now) {
         return new ExportJob(id, orgId, ExportStatus.FAILED, format, walletId, from, to, Optional.empty(),
-                Optional.empty(), createdAt, Optional.of(now));
+                Optional.empty(), createdAt, Optional.of(now), Optional.empty());
+    }
+
+    /** A ready job whose file is deleted: its row count and times stay. */
+    public ExportJob expired() {
+        if (status != ExportStatus.READY) {
+            throw new IllegalStateException("only a ready export expires, not a " + status.wireName() + " one");
+        }
+        return new ExportJob(id, orgId, ExportStatus.EXPIRED, format, walletId, from, to, Optional.empty(), rowCount,
+                createdAt, completedAt, expiresAt);
     }
 }

@@ -64,6 +64,7 @@ class ExportGenerationTest {
         assertThat(ready.rowCount()).contains(4L);
         assertThat(ready.filePath()).contains(FakeExportFiles.path(job.id(), ExportFormat.CSV));
         assertThat(ready.completedAt()).contains(core.clock.instant());
+        assertThat(ready.expiresAt()).contains(core.clock.instant().plus(ExportSettings.DEFAULTS.retention()));
         assertThat(lines(job)).containsExactly("begin csv", paid.get(2).value(), paid.get(1).value(),
                 paid.get(0).value(), fundingOf(wallet).value(), "end");
         List<OutboxEvent> events = outbox.since(mark);
@@ -163,9 +164,47 @@ class ExportGenerationTest {
     }
 
     @Test
+    void aReadyFileIsKeptForTheRetentionThenDeletedAndTheJobExpired() {
+        payments(wallet, 2);
+        ExportJob job = request(ExportFormat.CSV, Optional.empty(), Optional.empty(), Optional.empty());
+        core.exports.generatePending(1);
+        ExportJob ready = core.exports.get(org, job.id()).value();
+        int mark = outbox.mark();
+
+        core.clock.advance(ExportSettings.DEFAULTS.retention().minusMillis(1));
+        assertThat(core.exports.expireReady(10)).isZero();
+        assertThat(status(job)).isEqualTo(ExportStatus.READY);
+        assertThat(core.exportFiles.content(job.id())).isPresent();
+
+        core.clock.advance(Duration.ofMillis(1));
+        assertThat(core.exports.expireReady(10)).isEqualTo(1);
+
+        ExportJob expired = core.exports.get(org, job.id()).value();
+        assertThat(expired.status()).isEqualTo(ExportStatus.EXPIRED);
+        assertThat(expired.filePath()).isEmpty();
+        assertThat(expired.rowCount()).isEqualTo(ready.rowCount());
+        assertThat(expired.completedAt()).isEqualTo(ready.completedAt());
+        assertThat(expired.expiresAt()).isEqualTo(ready.expiresAt());
+        assertThat(core.exportFiles.content(job.id())).isEmpty();
+        assertThat(outbox.since(mark)).isEmpty();
+        assertThat(core.exports.expireReady(10)).isZero();
+    }
+
+    @Test
+    void aFailedJobNeverExpires() {
+        ExportJob job = request(ExportFormat.CSV, Optional.empty(), Optional.empty(), Optional.empty());
+        core.exportFiles.breakDisk();
+        core.exports.generatePending(1);
+        core.clock.advance(ExportSettings.DEFAULTS.retention().multipliedBy(2));
+
+        assertThat(core.exports.expireReady(10)).isZero();
+        assertThat(status(job)).isEqualTo(ExportStatus.FAILED);
+    }
+
+    @Test
     void everyFormatNeedsAWriter() {
         assertThatThrownBy(() -> new ExportService(core.storage, core.events, core.exportFiles,
-                List.of(new FakeExportWriter(ExportFormat.CSV)), core.ids, core.clock))
+                List.of(new FakeExportWriter(ExportFormat.CSV)), core.ids, ExportSettings.DEFAULTS, core.clock))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("json");
     }
 

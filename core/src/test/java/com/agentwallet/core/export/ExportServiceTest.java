@@ -1,5 +1,6 @@
 package com.agentwallet.core.export;
 
+import com.agentwallet.core.common.PageRequest;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.id.ExportId;
@@ -51,7 +52,7 @@ class ExportServiceTest {
         assertThat(job.createdAt()).isEqualTo(core.clock.instant());
         assertThat(job.completedAt()).isEmpty();
         assertThat(core.exports.get(org, job.id()).value()).isEqualTo(job);
-        assertThat(pending()).containsExactly(job);
+        assertThat(requested()).containsExactly(job);
     }
 
     @Test
@@ -66,7 +67,7 @@ class ExportServiceTest {
         assertThat(all.walletId()).isEmpty();
         assertThat(all.from()).isEmpty();
         assertThat(empty.from()).contains(at);
-        assertThat(pending()).containsExactlyInAnyOrder(all, empty);
+        assertThat(requested()).containsExactlyInAnyOrder(all, empty);
     }
 
     @Test
@@ -79,7 +80,7 @@ class ExportServiceTest {
                 .rejection()).isEqualTo(new Rejection.NotFound("wallet", foreign.value()));
         assertThat(core.exports.request(org, ExportFormat.CSV, Optional.of(unknown), Optional.empty(), Optional.empty(), RequestKey.none())
                 .rejection()).isEqualTo(new Rejection.NotFound("wallet", unknown.value()));
-        assertThat(pending()).isEmpty();
+        assertThat(requested()).isEmpty();
     }
 
     @Test
@@ -89,7 +90,7 @@ class ExportServiceTest {
         assertThatThrownBy(() -> core.exports.request(org, ExportFormat.CSV, Optional.empty(),
                 Optional.of(to.plusMillis(1)), Optional.of(to), RequestKey.none()))
                 .isInstanceOf(ValidationException.class).extracting("param").isEqualTo("from");
-        assertThat(pending()).isEmpty();
+        assertThat(requested()).isEmpty();
     }
 
     @Test
@@ -110,7 +111,8 @@ class ExportServiceTest {
                 .isInstanceOf(ValidationException.class).hasMessageContaining("csv, json");
     }
 
-    private List<ExportJob> pending() {
-        return core.storage.inTransaction(stores -> stores.exports().pending(10));
+    /** The organisation's jobs, newest first. */
+    private List<ExportJob> requested() {
+        return core.exports.list(org, PageRequest.first(10)).data();
     }
 }

@@ -4,6 +4,7 @@ import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.escrow.EscrowService;
 import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.export.ExportSettings;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.IdempotencyKeys;
@@ -48,6 +49,7 @@ public class CoreServices {
         payments = new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
         webhooks = new WebhookService(storage, receivers, events, ids, clock);
-        exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, clock);
+        exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, ExportSettings.DEFAULTS,
+                clock);
     }
 }

@@ -108,6 +108,8 @@ public final class InMemoryStorage implements Storage {
     private final Map<WebhookId, Instant> webhooksDeleted = new HashMap<>();
     private final List<DeliveryAttempt> attempts = new ArrayList<>();
     private final Map<ExportId, ExportJob> exports = new LinkedHashMap<>();
+    /** The claims of pending jobs: how many times each was claimed, and until when the last claim holds. */
+    private final Map<ExportId, ExportLease> exportLeases = new HashMap<>();
     private final Map<EventId, Boolean> fannedOut = new HashMap<>();
     /** Keyed by event and webhook, in the order they were scheduled. */
     private final Map<List<Object>, Delivery> deliveries = new LinkedHashMap<>();
@@ -939,27 +941,75 @@ public final class InMemoryStorage implements Storage {
                     page);
         }
 
-        public List<ExportJob> pending(int limit) {
+
+        public List<Claimed> claim(Instant now, Instant leaseUntil, int perOrganisation, int limit) {
+            Map<OrgId, Integer> running = new HashMap<>();
+            Map<OrgId, Integer> turns = new HashMap<>();
+            record Turn(ExportJob job, int turn) {
+            }
+            List<Turn> waiting = new ArrayList<>();
+            List<ExportJob> pending = exports.values().stream().filter(j -> j.status() == ExportStatus.PENDING)
+                    .sorted(Comparator.comparing(ExportJob::createdAt)).toList();
+            for (ExportJob job : pending) {
+                ExportLease lease = exportLeases.get(job.id());
+                if (lease != null && lease.until().isAfter(now)) {
+                    running.merge(job.orgId(), 1, Integer::sum);
+                } else {
+                    waiting.add(new Turn(job, turns.merge(job.orgId(), 1, Integer::sum)));
+                }
+            }
+            List<Claimed> claimed = waiting.stream()
+                    .filter(t -> t.turn() + running.getOrDefault(t.job().orgId(), 0) <= perOrganisation)
+                    .sorted(Comparator.comparingInt(Turn::turn).thenComparing(t -> t.job().createdAt()))
+                    .limit(limit)
+                    .map(t -> {
+                        ExportLease previous = exportLeases.get(t.job().id());
+                        ExportLease lease = new ExportLease(previous == null ? 1 : previous.claim() + 1, leaseUntil);
+                        put(exportLeases, t.job().id(), lease);
+                        return new Claimed(t.job(), lease.claim());
+                    })
+                    .toList();
+            return claimed.stream().sorted(Comparator.comparing((Claimed c) -> c.job().createdAt())).toList();
+        }
+
+        public boolean renew(Claimed claimed, Instant leaseUntil) {
+            if (!holds(claimed)) {
+                return false;
+            }
+            put(exportLeases, claimed.job().id(), new ExportLease(claimed.claim(), leaseUntil));
+            return true;
+        }
+
+        public boolean finish(Claimed claimed, ExportJob next) {
+            if (!holds(claimed)) {
+                return false;
+            }
+            put(exports, next.id(), next);
+            InMemoryStorage.this.remove(exportLeases, next.id());
+            return true;
+        }
+
+        private boolean holds(Claimed claimed) {
+            ExportLease lease = exportLeases.get(claimed.job().id());
+            ExportJob job = exports.get(claimed.job().id());
+            return lease != null && lease.claim() == claimed.claim() && job.status() == ExportStatus.PENDING;
+        }
+
+        public List<ExportJob> claimExpired(Instant now, int limit) {
             return exports.values().stream()
-                    .filter(j -> j.status() == ExportStatus.PENDING)
-                    .sorted(Comparator.comparing(ExportJob::createdAt))
+                    .filter(j -> j.status() == ExportStatus.READY && !j.expiresAt().orElseThrow().isAfter(now))
+                    .sorted(Comparator.comparing((ExportJob j) -> j.expiresAt().orElseThrow()))
                     .limit(limit)
                     .toList();
-        }
-
-        /** Transactions run one at a time here, so no job is ever held by another. */
-        public List<ExportJob> claimPending(int limit) {
-            return pending(limit);
-        }
-
-        public Optional<ExportJob> claim(ExportId id) {
-            return Optional.ofNullable(exports.get(id)).filter(j -> j.status() == ExportStatus.PENDING);
         }
 
         public void update(ExportJob job) {
             requirePresent(exports, job.id());
             put(exports, job.id(), job);
         }
+    }
+
+    private record ExportLease(long claim, Instant until) {
     }
 
     private static <K> void requirePresent(Map<K, ?> map, K key) {

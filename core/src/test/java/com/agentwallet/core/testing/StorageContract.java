@@ -43,6 +43,7 @@ import com.agentwallet.core.policy.SpendSummary;
 import com.agentwallet.core.policy.TimeRange;
 import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.ExportStore;
 import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.Storage;
@@ -1673,11 +1674,12 @@ public abstract class StorageContract {
     }
 
     @Test
-    void aFinishedExportJobIsKeptAndLeavesThePendingQueue() {
+    void aFinishedExportJobIsKeptAndIsClaimedNoMore() {
         Organisation org = givenOrg();
         ExportJob toFinish = givenExport(org.id(), T0);
         ExportJob toFail = givenExport(org.id(), T0.plusSeconds(1));
-        ExportJob ready = toFinish.ready("exports/" + toFinish.id() + ".csv", 1_234_567_890_123L, T0.plusSeconds(5));
+        ExportJob ready = toFinish.ready("exports/" + toFinish.id() + ".csv", 1_234_567_890_123L, T0.plusSeconds(5),
+                T0.plusSeconds(3600));
         ExportJob failed = toFail.failed(T0.plusSeconds(6));
 
         write(s -> {
@@ -1687,36 +1689,100 @@ public abstract class StorageContract {
 
         assertThat(txOptional(s -> s.exports().find(org.id(), toFinish.id()))).contains(ready);
         assertThat(txOptional(s -> s.exports().find(org.id(), toFail.id()))).contains(failed);
-        assertThat(txList(s -> s.exports().pending(10))).isEmpty();
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(10), T0.plusSeconds(70), 3, 10))).isEmpty();
     }
 
     @Test
-    void pendingListsPendingJobsOfEveryOrganisationOldestFirst() {
-        Organisation org = givenOrg();
-        Organisation otherOrg = givenOrg();
-        ExportJob newest = givenExport(org.id(), T0.plusSeconds(30));
-        ExportJob oldest = givenExport(otherOrg.id(), T0);
-        ExportJob middle = givenExport(org.id(), T0.plusSeconds(10));
-        ExportJob done = givenExport(org.id(), T0.minusSeconds(10));
-        write(s -> s.exports().update(done.failed(T0)));
-
-        assertThat(txList(s -> s.exports().pending(10))).containsExactly(oldest, middle, newest);
-        assertThat(txList(s -> s.exports().pending(2))).containsExactly(oldest, middle);
-    }
-
-    @Test
-    void claimingTakesPendingJobsOldestFirstAndAJobStillPendingById() {
+    void claimingLeasesPendingJobsOldestFirstAndPassesOverLeasedAndFinishedOnes() {
         Organisation org = givenOrg();
         ExportJob newer = givenExport(org.id(), T0.plusSeconds(10));
         ExportJob older = givenExport(org.id(), T0);
         ExportJob done = givenExport(org.id(), T0.minusSeconds(10));
         write(s -> s.exports().update(done.failed(T0)));
 
-        assertThat(txList(s -> s.exports().claimPending(1))).containsExactly(older);
-        assertThat(txList(s -> s.exports().claimPending(10))).containsExactly(older, newer);
-        assertThat(txOptional(s -> s.exports().claim(newer.id()))).contains(newer);
-        assertThat(txOptional(s -> s.exports().claim(done.id()))).isEmpty();
-        assertThat(txOptional(s -> s.exports().claim(ids.export()))).isEmpty();
+        List<ExportStore.Claimed> first = txList(s -> s.exports().claim(T0, T0.plusSeconds(60), 3, 1));
+        assertThat(first).extracting(ExportStore.Claimed::job).containsExactly(older);
+        assertThat(txList(s -> s.exports().claim(T0, T0.plusSeconds(60), 3, 10)))
+                .extracting(ExportStore.Claimed::job).containsExactly(newer);
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(59), T0.plusSeconds(120), 3, 10))).isEmpty();
+    }
+
+    @Test
+    void anOrganisationHasAtMostItsCapOfJobsClaimedWhileAnotherIsClaimedToo() {
+        Organisation busy = givenOrg();
+        Organisation quiet = givenOrg();
+        List<ExportJob> busyJobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            busyJobs.add(givenExport(busy.id(), T0.plusSeconds(i)));
+        }
+        ExportJob quietJob = givenExport(quiet.id(), T0.plusSeconds(10));
+
+        List<ExportStore.Claimed> claimed = txList(s -> s.exports().claim(T0.plusSeconds(20), T0.plusSeconds(80), 3, 10));
+
+        assertThat(claimed).extracting(ExportStore.Claimed::job)
+                .containsExactlyInAnyOrder(busyJobs.get(0), busyJobs.get(1), busyJobs.get(2), quietJob);
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(21), T0.plusSeconds(81), 3, 10))).isEmpty();
+
+        ExportJob ready = busyJobs.get(0).ready("exports/a.csv", 0, T0.plusSeconds(30), T0.plusSeconds(90));
+        assertThat(txBoolean(s -> s.exports().finish(claimed.get(0), ready))).isTrue();
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(31), T0.plusSeconds(91), 3, 10)))
+                .as("a finished job makes room for the organisation's next one, and only one")
+                .extracting(ExportStore.Claimed::job).containsExactly(busyJobs.get(3));
+    }
+
+    @Test
+    void theOrganisationsTakeTurnsWhenFewerJobsAreClaimedThanWait() {
+        Organisation early = givenOrg();
+        Organisation late = givenOrg();
+        ExportJob earlyFirst = givenExport(early.id(), T0);
+        givenExport(early.id(), T0.plusSeconds(1));
+        ExportJob lateFirst = givenExport(late.id(), T0.plusSeconds(2));
+
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(5), T0.plusSeconds(65), 3, 2)))
+                .extracting(ExportStore.Claimed::job).containsExactly(earlyFirst, lateFirst);
+    }
+
+    @Test
+    void aJobWhoseLeaseRanOutIsClaimedAgainAndTheFormerClaimCanNeitherRenewNorFinish() {
+        Organisation org = givenOrg();
+        ExportJob job = givenExport(org.id(), T0);
+        ExportStore.Claimed stale = txList(s -> s.exports().claim(T0, T0.plusSeconds(60), 3, 1)).get(0);
+        assertThat(txBoolean(s -> s.exports().renew(stale, T0.plusSeconds(90)))).isTrue();
+        assertThat(txList(s -> s.exports().claim(T0.plusSeconds(89), T0.plusSeconds(149), 3, 1))).isEmpty();
+
+        ExportStore.Claimed current = txList(s -> s.exports().claim(T0.plusSeconds(90), T0.plusSeconds(150), 3, 1)).get(0);
+
+        assertThat(current.job()).isEqualTo(job);
+        assertThat(current.claim()).isNotEqualTo(stale.claim());
+        assertThat(txBoolean(s -> s.exports().renew(stale, T0.plusSeconds(200)))).isFalse();
+        assertThat(txBoolean(s -> s.exports().finish(stale, job.failed(T0.plusSeconds(95))))).isFalse();
+        assertThat(txOptional(s -> s.exports().find(org.id(), job.id()))).contains(job);
+        ExportJob ready = job.ready("exports/x.json", 7, T0.plusSeconds(100), T0.plusSeconds(1000));
+        assertThat(txBoolean(s -> s.exports().finish(current, ready))).isTrue();
+        assertThat(txOptional(s -> s.exports().find(org.id(), job.id()))).contains(ready);
+        assertThat(txBoolean(s -> s.exports().finish(current, ready))).as("finished once").isFalse();
+        assertThat(txBoolean(s -> s.exports().renew(current, T0.plusSeconds(300)))).isFalse();
+    }
+
+    @Test
+    void readyJobsAreDueToExpireAtTheirExpiryAndExpiredOnesKeepTheirRowCount() {
+        Organisation org = givenOrg();
+        ExportJob early = givenExport(org.id(), T0).ready("exports/e.csv", 4, T0, T0.plusSeconds(100));
+        ExportJob late = givenExport(org.id(), T0.plusSeconds(1)).ready("exports/l.csv", 5, T0, T0.plusSeconds(200));
+        ExportJob failed = givenExport(org.id(), T0.plusSeconds(2)).failed(T0);
+        write(s -> {
+            s.exports().update(early);
+            s.exports().update(late);
+            s.exports().update(failed);
+        });
+
+        assertThat(txList(s -> s.exports().claimExpired(T0.plusSeconds(99), 10))).isEmpty();
+        assertThat(txList(s -> s.exports().claimExpired(T0.plusSeconds(100), 10))).containsExactly(early);
+        assertThat(txList(s -> s.exports().claimExpired(T0.plusSeconds(500), 1))).containsExactly(early);
+        write(s -> s.exports().update(early.expired()));
+
+        assertThat(txOptional(s -> s.exports().find(org.id(), early.id()))).contains(early.expired());
+        assertThat(txList(s -> s.exports().claimExpired(T0.plusSeconds(500), 10))).containsExactly(late);
     }
 
     @Test
@@ -1728,7 +1794,7 @@ public abstract class StorageContract {
             newestFirst.add(0, givenExport(org.id(), T0.plusSeconds(i)));
             givenExport(otherOrg.id(), T0.plusSeconds(i));
         }
-        ExportJob ready = newestFirst.get(1).ready("exports/ready.csv", 3, T0.plusSeconds(9));
+        ExportJob ready = newestFirst.get(1).ready("exports/ready.csv", 3, T0.plusSeconds(9), T0.plusSeconds(99));
         ExportJob failed = newestFirst.get(3).failed(T0.plusSeconds(9));
         write(s -> {
             s.exports().update(ready);

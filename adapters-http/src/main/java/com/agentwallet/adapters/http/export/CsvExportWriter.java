@@ -65,7 +65,7 @@ public final class CsvExportWriter implements ExportWriter {
         return new Rows() {
             public void row(Transaction transaction) {
                 TransactionJson json = TransactionJson.of(transaction);
-                Object[] values = COLUMNS.stream().map(column -> column.value().apply(json)).toArray();
+                Object[] values = COLUMNS.stream().map(column -> neutralised(column.value().apply(json))).toArray();
                 UncheckedIo.run(() -> printer.printRecord(values));
             }
 
@@ -73,6 +73,18 @@ public final class CsvExportWriter implements ExportWriter {
                 UncheckedIo.run(printer::flush);
             }
         };
+    }
+
+    /**
+     * A cell a spreadsheet would read as a formula (starting with {@code =}, {@code +}, {@code -},
+     * {@code @}, a tab or a carriage return: a memo or recipient is the caller's text) gets a
+     * leading {@code '}, so that opening the file never runs it.
+     */
+    private static Object neutralised(Object cell) {
+        if (cell instanceof String text && !text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0) {
+            return "'" + text;
+        }
+        return cell;
     }
 
     private static Object violation(TransactionJson tx, Function<ErrorJson.ViolationJson, String> field) {

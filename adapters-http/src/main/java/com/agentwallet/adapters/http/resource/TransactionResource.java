@@ -94,13 +94,17 @@ public final class TransactionResource {
         return ExportJson.of(orThrow(exports.get(Caller.of(security).orgId(), exportId(id))));
     }
 
-    /** The file of a ready export, streamed; before that, 409 with the job's status. */
+    /** The file of a ready export, streamed; before that or once it expired, 409 with the job's status. */
     @GET
     @Path("/exports/{id}/download")
     @Produces({"text/csv", MediaType.APPLICATION_JSON})
     @RequiresRole(Role.VIEWER)
     public Response download(@Context SecurityContext security, @PathParam("id") String id) {
         ExportJob job = orThrow(exports.get(Caller.of(security).orgId(), exportId(id)));
+        if (job.status() == ExportStatus.EXPIRED) {
+            throw ErrorResponses.of(new Rejection.InvalidState("Export " + job.id()
+                    + " is expired: its file was deleted after the retention; request a new export"));
+        }
         if (job.status() != ExportStatus.READY || job.filePath().isEmpty()) {
             throw ErrorResponses.of(new Rejection.InvalidState("Export " + job.id() + " is "
                     + job.status().wireName() + "; download it once it is ready (export.ready fires then)"));

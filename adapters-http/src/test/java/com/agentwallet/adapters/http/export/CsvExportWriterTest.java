@@ -58,6 +58,25 @@ class CsvExportWriterTest {
     }
 
     @Test
+    void aCellASpreadsheetWouldReadAsAFormulaGetsALeadingApostrophe() throws IOException {
+        List<String> formulas = List.of("=HYPERLINK(\"http://evil\")", "+1+2", "-2+3", "@SUM(A1)", "\tlead", "\rlead");
+        List<Transaction> txs = formulas.stream().map(samples::confirmed).toList();
+
+        List<CSVRecord> rows = parse(write(txs.toArray(Transaction[]::new)));
+
+        assertThat(rows).extracting(row -> row.get("memo")).containsExactlyElementsOf(
+                formulas.stream().map(memo -> "'" + memo).toList());
+    }
+
+    @Test
+    void aCellWithAFormulaCharacterAnywhereButFirstIsLeftAsItIs() throws IOException {
+        CSVRecord row = parse(write(samples.confirmed("coffee = 2+2 @ 3-1"))).get(0);
+
+        assertThat(row.get("memo")).isEqualTo("coffee = 2+2 @ 3-1");
+        assertThat(row.get("amount")).isEqualTo("12.50");
+    }
+
+    @Test
     void aViolationIsFlattenedIntoThreeColumns() throws IOException {
         CSVRecord row = parse(write(samples.blocked())).get(0);
 
