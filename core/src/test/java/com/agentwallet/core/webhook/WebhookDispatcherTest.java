@@ -1,6 +1,7 @@
 package com.agentwallet.core.webhook;
 
 import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.policy.PolicyRules;
@@ -238,7 +239,7 @@ class WebhookDispatcherTest {
         }
 
         assertThat(core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).rejection())
-                .isInstanceOf(com.agentwallet.core.common.Rejection.InvalidState.class);
+                .isInstanceOf(Rejection.InvalidState.class);
         core.webhooks.delete(org, made.get(0).id()).value();
         assertThat(core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).isOk()).isTrue();
     }
