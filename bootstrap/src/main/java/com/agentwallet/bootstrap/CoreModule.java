@@ -40,6 +40,7 @@ import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookDispatcher;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.agentwallet.core.webhook.WebhookService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Provides;
@@ -129,6 +130,12 @@ public final class CoreModule extends ConstructorModule {
         ServiceConfiguration.LedgerSettings ledger = configuration.getLedger();
         return LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
                 .create(new LedgerContext(clock, dataDirectory(), ledger.settings()));
+    }
+
+    @Provides
+    @Singleton
+    WebhookLimits webhookLimits() {
+        return configuration.getWebhooks().limits();
     }
 
     @Provides

@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
@@ -288,6 +289,22 @@ public class ServiceConfiguration extends Configuration {
         private boolean allowPrivateReceivers;
         @JsonProperty
         private boolean acceptSelfSignedReceivers;
+        /** Webhooks one organisation may have; creating one more is refused. */
+        @Min(1)
+        @JsonProperty
+        private int maxPerOrganisation = WebhookLimits.DEFAULTS.perOrganisation();
+        /** Deliveries of one organisation in flight at once, over every server process: its share of the workers. */
+        @Min(1)
+        @JsonProperty
+        private int inFlightPerOrganisation = WebhookLimits.DEFAULTS.inFlightPerOrganisation();
+        /** How long a claimed delivery is its worker's before another may try it again (at least 10 s). */
+        @NotNull
+        @JsonProperty
+        private Duration deliveryLease = Duration.seconds(WebhookLimits.DEFAULTS.lease().toSeconds());
+
+        public WebhookLimits limits() {
+            return new WebhookLimits(maxPerOrganisation, inFlightPerOrganisation, deliveryLease.toJavaDuration());
+        }
 
         public int workers() {
             return workers;

@@ -19,9 +19,12 @@ import static java.util.Objects.requireNonNull;
  * up to 50 due deliveries, and goes round again at once while there is a backlog (a full batch of
  * either); otherwise it waits a poll interval, so that the events of a busy service are fanned out
  * many at a time, not one round (two transactions) for every few events. An event waits at most
- * about a poll interval to be fanned out, as it did when the service was idle. A failure is logged (a broken database connection as one line) and the worker goes on;
- * the delivery it was on stays scheduled. Public for the delivery benchmark, which runs the same
- * workers.
+ * about a poll interval to be fanned out, as it did when the service was idle. A worker posts with no
+ * transaction open, and claims only what the organisation's share lets it (see
+ * {@link com.agentwallet.core.webhook.WebhookLimits}), so a slow receiver holds up only its own
+ * organisation. A failure is logged (a broken database connection as one line) and the worker goes
+ * on; the delivery it was on is tried again once its lease has run out. Public for the delivery
+ * benchmarks, which run the same workers.
  */
 public final class WebhookWorkers implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookWorkers.class);

@@ -16,20 +16,25 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.Update;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Deliveries on PostgreSQL. Fan-out is one process at a time (a transaction-scoped advisory lock),
  * and it keeps a horizon (a transaction id) below which every event has been fanned out;
- * due deliveries are claimed {@code FOR UPDATE SKIP LOCKED}, so servers sharing the database never
- * attempt the same delivery at once.
+ * due deliveries are claimed one claim at a time under a lease (its id and end in the delivery's
+ * row), so servers sharing the database never attempt the same delivery at once while the lease runs.
  */
 final class JdbiDeliveries implements DeliveryStore {
     /** The advisory lock key of the fan-out: any constant no other lock of the service uses. */
     private static final long FAN_OUT_LOCK = 0x5741_4C4C_4F55_5401L;
+    /** The advisory lock key of claiming a delivery. */
+    private static final long CLAIM_LOCK = 0x5741_4C4C_4F55_5402L;
 
     private static final RowMapper<StoredEvent> EVENT = (rs, ctx) -> new StoredEvent(
             new EventId(rs.getString("event_id")), new OrgId(rs.getString("event_org_id")),
@@ -126,22 +131,51 @@ final class JdbiDeliveries implements DeliveryStore {
                         + "ON CONFLICT (event_id, webhook_id) DO NOTHING"), delivery).execute();
     }
 
+    /**
+     * One claim at a time over every process (a transaction-scoped advisory lock, taken before the
+     * claim's query so that its snapshot sees every lease committed before): the in-flight counts the
+     * query reads cannot change under it, so no webhook ever has two deliveries in flight, nor an
+     * organisation more than its share. The claim is one query and one update, so the lock is held
+     * for a few milliseconds, never during an attempt.
+     */
     @Override
-    public List<DueDelivery> claimDue(Instant now, int limit) {
-        return handle.createQuery("SELECT w.*, " + EVENT_COLUMNS + ", " + DELIVERY_COLUMNS
+    public Optional<DueDelivery> claim(Instant now, Duration lease, int inFlightPerOrganisation) {
+        handle.createQuery("SELECT pg_advisory_xact_lock(:key)").bind("key", CLAIM_LOCK).mapTo(String.class).one();
+        Optional<DueDelivery> due = handle.createQuery("SELECT w.*, " + EVENT_COLUMNS + ", " + DELIVERY_COLUMNS
                         + " FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id "
                         + "JOIN webhooks w ON w.id = d.webhook_id "
                         + "WHERE d.status = 'scheduled' AND d.next_attempt_at <= :now "
                         + "AND w.status = 'active' AND w.deleted_at IS NULL "
+                        + "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries busy WHERE busy.webhook_id = d.webhook_id "
+                        + "  AND busy.lease_id IS NOT NULL AND busy.lease_until > :now) "
+                        + "AND (SELECT count(*) FROM webhook_deliveries flying JOIN webhooks fw ON fw.id = flying.webhook_id "
+                        + "  WHERE flying.lease_id IS NOT NULL AND flying.lease_until > :now AND fw.org_id = w.org_id) "
+                        + "  < :inFlight "
                         + "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier "
                         + "  WHERE earlier.webhook_id = d.webhook_id AND earlier.wallet_id = d.wallet_id "
                         + "  AND earlier.seq < d.seq AND earlier.status <> 'delivered') "
-                        + "ORDER BY d.next_attempt_at, d.seq LIMIT :limit FOR UPDATE OF d SKIP LOCKED")
+                        + "ORDER BY d.next_attempt_at, d.seq LIMIT 1")
                 .bind("now", Rows.timestamp(now))
-                .bind("limit", limit)
+                .bind("inFlight", inFlightPerOrganisation)
                 .map((rs, ctx) -> new DueDelivery(DELIVERY.map(rs, ctx), JdbiWebhooks.ROW.map(rs, ctx),
-                        EVENT.map(rs, ctx)))
-                .list();
+                        EVENT.map(rs, ctx), UUID.randomUUID().toString()))
+                .findOne();
+        due.ifPresent(claimed -> handle.createUpdate("UPDATE webhook_deliveries SET lease_id = :lease, "
+                        + "lease_until = :until WHERE event_id = :event AND webhook_id = :webhook")
+                .bind("lease", claimed.lease())
+                .bind("until", Rows.timestamp(now.plus(lease)))
+                .bind("event", claimed.delivery().eventId().value())
+                .bind("webhook", claimed.delivery().webhookId().value())
+                .execute());
+        return due;
+    }
+
+    @Override
+    public boolean settle(Delivery delivery, String lease) {
+        return bind(handle.createUpdate("UPDATE webhook_deliveries SET status = :status, attempts = :attempts, "
+                        + "schedule_start = :start, next_attempt_at = :next, lease_id = NULL, lease_until = NULL "
+                        + "WHERE event_id = :event AND webhook_id = :webhook AND lease_id = :lease"), delivery)
+                .bind("lease", lease).execute() == 1;
     }
 
     @Override

@@ -22,6 +22,7 @@ import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.webhook.WebhookDispatcher;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -166,7 +167,8 @@ class ExportGenerationTest {
         core.webhooks.create(other, "https://hooks.example.com/in", List.of("*"), RequestKey.none());
         FundedWallet payer = PgBooks.wallet(core, other, PgBooks.policy(core, other, rules().build()), "agent-b", "100");
         PostgresDeliveryTest.Receiver receiver = new PostgresDeliveryTest.Receiver();
-        WebhookDispatcher dispatcher = new WebhookDispatcher(new JdbiStorage(jdbi, clock), receiver, core.receivers, clock);
+        WebhookDispatcher dispatcher = new WebhookDispatcher(new JdbiStorage(jdbi, clock), receiver, core.receivers,
+                WebhookLimits.DEFAULTS, clock);
         drain(dispatcher);
         receiver.received.clear();
         ExportJob job = requests(1).get(0);

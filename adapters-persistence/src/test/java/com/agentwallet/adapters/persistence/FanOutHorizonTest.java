@@ -7,6 +7,7 @@ import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.webhook.WebhookDispatcher;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -61,7 +62,8 @@ class FanOutHorizonTest {
         org = PgBooks.organisation(core, "100");
         core.webhooks.create(org, "https://hooks.example.com/in", List.of("*"), RequestKey.none());
         clock.advance(Duration.ofSeconds(1));
-        dispatcher = new WebhookDispatcher(storage, new PostgresDeliveryTest.Receiver(), core.receivers, clock);
+        dispatcher = new WebhookDispatcher(storage, new PostgresDeliveryTest.Receiver(), core.receivers,
+                WebhookLimits.DEFAULTS, clock);
         while (dispatcher.fanOut(100) > 0) {
             assertThat(scheduled()).isEmpty();
         }

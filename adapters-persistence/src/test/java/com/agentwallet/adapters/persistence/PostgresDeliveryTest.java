@@ -11,8 +11,12 @@ import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.webhook.Delivery;
+import com.agentwallet.core.webhook.DeliveryMachine;
 import com.agentwallet.core.webhook.DeliveryOutcome;
+import com.agentwallet.core.webhook.DueDelivery;
 import com.agentwallet.core.webhook.WebhookDispatcher;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +97,7 @@ class PostgresDeliveryTest {
         ExecutorService threads = Executors.newFixedThreadPool(DISPATCHERS);
         List<Future<?>> running = new ArrayList<>();
         for (int i = 0; i < DISPATCHERS; i++) {
-            WebhookDispatcher dispatcher = new WebhookDispatcher(storage, receiver, core.receivers, clock);
+            WebhookDispatcher dispatcher = new WebhookDispatcher(storage, receiver, core.receivers, WebhookLimits.DEFAULTS, clock);
             running.add(threads.submit(() -> {
                 for (int idle = 0; idle < 20; ) {
                     boolean progressed = dispatcher.fanOut(7) > 0;
@@ -117,5 +122,66 @@ class PostgresDeliveryTest {
             assertThat(walletOrder).as("events of " + walletId).isEqualTo(written.stream()
                     .filter(walletOrder::contains).toList());
         }
+    }
+
+    /**
+     * The claim, step by step on one clock: a webhook with a delivery in flight gets no other, an
+     * organisation no more than its share, a lease that ran out is claimed again, and only the claim
+     * that holds the lease records the outcome; a wallet's later event waits for its earlier one.
+     */
+    @Test
+    void claimsKeepOneInFlightPerWebhookAnOrganisationsShareAndTheLeaseDecidesWhoRecords() {
+        MutableClock clock = MutableClock.atTestEpoch();
+        JdbiStorage storage = new JdbiStorage(jdbi, clock);
+        CoreServices core = PgBooks.services(storage, new FakeLedger(), clock, 29);
+        OrgId busy = PgBooks.organisation(core, "100");
+        OrgId other = PgBooks.organisation(core, "100");
+        clock.advance(Duration.ofSeconds(1));
+        for (String host : List.of("first", "second")) {
+            core.webhooks.create(busy, "https://" + host + ".example.com/in", List.of("wallet.created", "wallet.funded"),
+                    RequestKey.none()).value();
+        }
+        core.webhooks.create(other, "https://other.example.com/in", List.of("wallet.created"), RequestKey.none()).value();
+        PgBooks.wallet(core, busy, PgBooks.policy(core, busy, PolicyRules.NONE), "busy-agent", "10");
+        clock.advance(Duration.ofSeconds(1));
+        PgBooks.wallet(core, other, PgBooks.policy(core, other, PolicyRules.NONE), "other-agent", "0");
+        new WebhookDispatcher(storage, new Receiver(), core.receivers, WebhookLimits.DEFAULTS, clock).fanOut(100);
+        Duration lease = WebhookLimits.DEFAULTS.lease();
+
+        DueDelivery first = claim(storage, clock.instant(), lease, 1).orElseThrow();
+        DueDelivery second = claim(storage, clock.instant(), lease, 1).orElseThrow();
+        assertThat(claim(storage, clock.instant(), lease, 1)).as("the busy organisation has its one in flight").isEmpty();
+        DueDelivery third = claim(storage, clock.instant(), lease, 2).orElseThrow();
+        assertThat(claim(storage, clock.instant(), lease, 3)).as("each webhook has one in flight").isEmpty();
+
+        assertThat(first.webhook().orgId()).isEqualTo(busy);
+        assertThat(second.webhook().orgId()).as("the other organisation is not held up").isEqualTo(other);
+        assertThat(third.webhook().orgId()).isEqualTo(busy);
+        assertThat(third.webhook().id()).isNotEqualTo(first.webhook().id());
+        assertThat(third.event().id()).as("the wallet's earliest event, to the other webhook").isEqualTo(first.event().id());
+
+        assertThat(settle(storage, DeliveryMachine.apply(third.delivery(), DeliveryMachine.Command.SUCCEEDED,
+                clock.instant()).value().state(), third.lease())).isTrue();
+        clock.advance(lease);
+        DueDelivery again = claim(storage, clock.instant(), lease, 3).orElseThrow();
+        assertThat(again.delivery()).as("the first lease ran out: the same delivery again").isEqualTo(first.delivery());
+        Delivery delivered = DeliveryMachine.apply(first.delivery(), DeliveryMachine.Command.SUCCEEDED, clock.instant())
+                .value().state();
+        assertThat(settle(storage, delivered, first.lease())).as("the lease was taken over").isFalse();
+        assertThat(settle(storage, delivered, again.lease())).isTrue();
+        assertThat(settle(storage, delivered, again.lease())).as("recorded once").isFalse();
+
+        DueDelivery next = claim(storage, clock.instant(), lease, 3).orElseThrow();
+        assertThat(next.webhook().orgId()).isEqualTo(busy);
+        assertThat(next.event().id()).as("the wallet's next event, now that the earlier one is delivered")
+                .isNotEqualTo(first.event().id());
+    }
+
+    private static Optional<DueDelivery> claim(JdbiStorage storage, Instant now, Duration lease, int inFlight) {
+        return storage.inTransaction(stores -> stores.deliveries().claim(now, lease, inFlight));
+    }
+
+    private static boolean settle(JdbiStorage storage, Delivery delivery, String lease) {
+        return storage.inTransaction(stores -> stores.deliveries().settle(delivery, lease));
     }
 }

@@ -166,13 +166,13 @@ public final class DeliveryBenchmark {
             OrgId org = core.organisations.create("Delivery benchmark").id();
             List<Transaction> payments = seed(core, org, options.wallets());
             Thread.sleep(5); // the seeding's own events are older than the webhook, so not for it
-            new WebhookService(storage, guard, core.events, ids, clock).create(org, receiver.url(), List.of(EVENT), RequestKey.none());
+            new WebhookService(storage, guard, core.events, ids, settings.limits(), clock).create(org, receiver.url(), List.of(EVENT), RequestKey.none());
             System.out.printf(Locale.ROOT, "seeded %d wallets with a payment each, and a webhook for %s at %s, in "
                     + "%.1f s%n", payments.size(), EVENT, receiver.url(), (System.nanoTime() - seedStart) / 1e9);
 
             WebhookWorkers workers = new WebhookWorkers(new WebhookDispatcher(storage,
                     new HttpWebhookTransport(ReceiverTls.of(settings.acceptSelfSignedReceivers()), new ObjectMapper()),
-                    guard, clock), settings);
+                    guard, settings.limits(), clock), settings);
             Load load = new Load(storage, core.events, clock, payments, options);
             Window window;
             Drain drain;

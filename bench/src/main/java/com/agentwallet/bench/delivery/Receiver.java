@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The webhook receiver of the benchmark: the JDK's HTTPS server on the loopback address with a
- * self-signed certificate for {@code localhost}, answering every POST 200 at once. It remembers, per
+ * self-signed certificate for {@code localhost}, answering every POST 200, at once or after a set
+ * delay (a slow receiver). It remembers, per
  * event id, when the event's first attempt arrived and when it was first acknowledged
  * ({@link System#nanoTime}); a repeated attempt counts only as a duplicate.
  */
@@ -38,14 +40,21 @@ final class Receiver implements AutoCloseable {
     private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
     private final LongAdder requests = new LongAdder();
     private final LongAdder unreadable = new LongAdder();
+    private final Duration answerAfter;
 
-    private Receiver(HttpsServer server, ExecutorService executor) {
+    private Receiver(HttpsServer server, ExecutorService executor, Duration answerAfter) {
         this.server = server;
         this.executor = executor;
+        this.answerAfter = answerAfter;
     }
 
     /** Starts on a free port, with a certificate made by keytool at {@code keyStore}, answering on {@code threads} threads. */
     static Receiver start(Path keyStore, int threads) throws IOException {
+        return start(keyStore, threads, Duration.ZERO);
+    }
+
+    /** Starts as {@link #start(Path, int)} does, answering each POST {@code answerAfter} after it arrived. */
+    static Receiver start(Path keyStore, int threads, Duration answerAfter) throws IOException {
         SelfSignedCertificate.createIfAbsent(keyStore, KEY_STORE_PASSWORD);
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setHttpsConfigurator(new HttpsConfigurator(BenchmarkSupport.serverTls(keyStore, KEY_STORE_PASSWORD)));
@@ -55,7 +64,7 @@ final class Receiver implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        Receiver receiver = new Receiver(server, executor);
+        Receiver receiver = new Receiver(server, executor, answerAfter);
         server.createContext(PATH, receiver::handle);
         server.start();
         return receiver;
@@ -78,8 +87,13 @@ final class Receiver implements AutoCloseable {
                 return;
             }
             firstArrival.putIfAbsent(id.group(1), arrived);
+            if (!answerAfter.isZero()) {
+                Thread.sleep(answerAfter.toMillis());
+            }
             exchange.sendResponseHeaders(200, -1);
             acknowledged.putIfAbsent(id.group(1), System.nanoTime());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             exchange.close();
         }

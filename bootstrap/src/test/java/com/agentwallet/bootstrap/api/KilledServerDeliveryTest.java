@@ -1,7 +1,7 @@
 package com.agentwallet.bootstrap.api;
 
-import com.agentwallet.bootstrap.CoreModule;
 import com.agentwallet.core.crypto.Hashing;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A server killed with SIGKILL between the commit of events and their delivery: one event is in
  * flight (its receiver holds the POST unanswered), the next is committed and waits behind it. The
  * server started again on the same data directory (taking over the embedded PostgreSQL the killed
- * one left running) delivers both, signed, in the wallet's order.
+ * one left running) delivers both, signed, in the wallet's order: the delivery in flight once the
+ * killed server's lease on it has run out, which the restarted server's clock jumps past.
  */
 class KilledServerDeliveryTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -51,7 +52,9 @@ class KilledServerDeliveryTest {
         receiver.release();
         assertThat(receiver.received()).as("before the restart").hasSize(1);
 
-        ApiServer restarted = ApiServer.start(CoreModule.SYSTEM_CLOCK, data);
+        JumpingClock clock = new JumpingClock();
+        clock.jumpTo(clock.instant().plus(WebhookLimits.DEFAULTS.lease()));
+        ApiServer restarted = ApiServer.start(clock, data);
         try {
             WebhookReceiver.Received funded = receiver.await(post -> post.isEvent("wallet.funded", wallet.id()), PATIENCE);
             List<WebhookReceiver.Received> walletPosts = receiver.received().stream()

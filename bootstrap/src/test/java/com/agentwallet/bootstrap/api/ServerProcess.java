@@ -74,6 +74,9 @@ final class ServerProcess implements AutoCloseable {
                     "-Ddw.server.requestLog.appenders[0].currentLogFilename=" + data.resolve(ApiServer.REQUEST_LOG_FILE),
                     "-Ddw.server.applicationConnectors[0].port=" + https,
                     "-Ddw.server.applicationConnectors[1].port=" + http,
+                    // The shortest delivery lease: a killed server's deliveries in flight are sent
+                    // again by the next one within seconds, not a minute, while the audit waits.
+                    "-Ddw.webhooks.deliveryLease=10s",
                     AgentWalletApplication.class.getName(), "server", ResourceHelpers.resourceFilePath("api-test.yml")))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {

@@ -8,14 +8,16 @@ import com.agentwallet.core.webhook.DueDelivery;
 import com.agentwallet.core.webhook.UnfannedEvent;
 import com.agentwallet.core.webhook.Webhook;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The way from the outbox to receivers: events are fanned out once into one delivery per
- * subscribed webhook, and due deliveries are claimed one at a time by whichever server gets there
- * first.
+ * subscribed webhook, and due deliveries are claimed, under a lease, one at a time by whichever
+ * server gets there first; the attempt itself is made outside any transaction.
  */
 public interface DeliveryStore {
 
@@ -42,11 +44,21 @@ public interface DeliveryStore {
     void schedule(Delivery delivery);
 
     /**
-     * Due deliveries of active webhooks, earliest first, locked and skipped by other claimants; a
-     * delivery waits while an earlier event of the same wallet to the same webhook is undelivered.
+     * Claims the due delivery of an active webhook to attempt next, earliest first, and leases it
+     * until {@code now + lease}: one claim at a time over every process, and none of a webhook that
+     * already has a delivery under a running lease, nor of an organisation that has
+     * {@code inFlightPerOrganisation} of them. A delivery waits while an earlier event of the same
+     * wallet to the same webhook is undelivered. A delivery whose lease ran out may be claimed again.
      */
-    List<DueDelivery> claimDue(Instant now, int limit);
+    Optional<DueDelivery> claim(Instant now, Duration lease, int inFlightPerOrganisation);
 
+    /**
+     * Records the claimed delivery's next state and ends its lease, if the delivery is still under
+     * {@code lease}; false, changing nothing, when the lease ran out and another claim took it over.
+     */
+    boolean settle(Delivery delivery, String lease);
+
+    /** Writes a delivery that no claim holds (a requeue of an exhausted one). */
     void update(Delivery delivery);
 
     /** The webhook's deliveries that exhausted their attempts, to requeue when it is re-enabled. */

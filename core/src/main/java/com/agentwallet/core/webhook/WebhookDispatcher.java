@@ -16,26 +16,32 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Delivers the outbox to webhooks. {@link #fanOut} turns each new event into one scheduled delivery
- * per webhook it is for; {@link #deliverNext} claims one due delivery, posts it, and records the
- * attempt and the delivery's next state in the same transaction that holds the claim. A crash
- * mid-attempt leaves the delivery scheduled, so it is tried again: delivery is at least once, and
- * receivers drop duplicates by the event's {@code id}.
+ * per webhook it is for; {@link #deliverNext} claims one due delivery under a lease in a short
+ * transaction, posts it with no transaction open (a receiver may take seconds), then records the
+ * attempt and the delivery's next state in another short transaction, if the lease is still its own.
+ * A crash mid-attempt leaves the lease to run out, and the delivery is tried again: delivery is at
+ * least once, receivers drop duplicates by the event's {@code id}, and a delivery whose lease was
+ * taken over is recorded only by the claim that took it, so never twice.
  */
 public final class WebhookDispatcher {
     private final Storage storage;
     private final WebhookTransport transport;
     private final ReceiverGuard receivers;
+    private final WebhookLimits limits;
     private final Clock clock;
 
-    public WebhookDispatcher(Storage storage, WebhookTransport transport, ReceiverGuard receivers, Clock clock) {
+    public WebhookDispatcher(Storage storage, WebhookTransport transport, ReceiverGuard receivers, WebhookLimits limits,
+                             Clock clock) {
         this.storage = requireNonNull(storage, "storage is null");
         this.transport = requireNonNull(transport, "transport is null");
         this.receivers = requireNonNull(receivers, "receivers is null");
+        this.limits = requireNonNull(limits, "limits is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -59,33 +65,41 @@ public final class WebhookDispatcher {
         });
     }
 
-    /** Attempts the earliest due delivery, if any; answers whether there was one. */
+    /** Attempts the earliest due delivery the limits let this worker claim, if any; answers whether there was one. */
     public boolean deliverNext() {
-        return storage.inTransaction(stores -> {
-            List<DueDelivery> due = stores.deliveries().claimDue(clock.instant(), 1);
-            due.forEach(delivery -> attempt(stores, delivery));
-            return !due.isEmpty();
+        Optional<DueDelivery> claimed = storage.inTransaction(stores -> stores.deliveries().claim(clock.instant(),
+                limits.lease(), limits.inFlightPerOrganisation()));
+        claimed.ifPresent(due -> {
+            Instant attemptedAt = clock.instant();
+            DeliveryOutcome outcome = post(due);
+            storage.inTransaction(stores -> record(stores, due, attemptedAt, outcome));
         });
+        return claimed.isPresent();
     }
 
-    private void attempt(Stores stores, DueDelivery due) {
-        Instant attemptedAt = clock.instant();
-        DeliveryOutcome outcome = post(due);
+    /** Answers whether the outcome was recorded: not when the lease ran out and another claim took the delivery. */
+    private boolean record(Stores stores, DueDelivery due, Instant attemptedAt, DeliveryOutcome outcome) {
         Instant now = clock.instant();
         Delivery next = DeliveryMachine.apply(due.delivery(), outcome.acknowledged()
                 ? DeliveryMachine.Command.SUCCEEDED : DeliveryMachine.Command.FAILED, now).value().state();
-        stores.deliveries().update(next);
+        if (!stores.deliveries().settle(next, due.lease())) {
+            return false;
+        }
         EventId eventId = due.event().id();
         stores.webhooks().insertAttempt(new DeliveryAttempt(eventId, due.event().type(), due.webhook().id(),
                 next.attemptsMade(), outcome.statusCode(), outcome.error(), outcome.latencyMs(), attemptedAt,
                 next.nextAttemptAt()));
         if (next.status() == DeliveryStatus.EXHAUSTED) {
-            Result<Transition<Webhook>> degraded = WebhookMachine.apply(due.webhook(),
-                    WebhookMachine.Command.EVENT_EXHAUSTED, now);
-            if (degraded.isOk()) {
-                stores.webhooks().update(degraded.value().state());
-            }
+            // Read again: the webhook may have been changed while the attempt was under way.
+            stores.webhooks().lock(due.webhook().orgId(), due.webhook().id()).ifPresent(webhook -> {
+                Result<Transition<Webhook>> degraded = WebhookMachine.apply(webhook,
+                        WebhookMachine.Command.EVENT_EXHAUSTED, now);
+                if (degraded.isOk()) {
+                    stores.webhooks().update(degraded.value().state());
+                }
+            });
         }
+        return true;
     }
 
     /** The receiver is checked again now, after DNS resolution, since its address may have changed. */

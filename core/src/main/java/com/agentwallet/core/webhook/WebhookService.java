@@ -31,20 +31,24 @@ public final class WebhookService {
     private final ReceiverGuard receivers;
     private final EventPublisher events;
     private final IdGenerator ids;
+    private final WebhookLimits limits;
     private final Clock clock;
 
     public WebhookService(Storage storage, ReceiverGuard receivers, EventPublisher events, IdGenerator ids,
-                          Clock clock) {
+                          WebhookLimits limits, Clock clock) {
         this.storage = requireNonNull(storage, "storage is null");
         this.receivers = requireNonNull(receivers, "receivers is null");
         this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
+        this.limits = requireNonNull(limits, "limits is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
      * Registers an active webhook with a new signing secret; the receiver is checked before anything is
-     * written. A replay of {@code key} answers the webhook it made, as it is now.
+     * written. A replay of {@code key} answers the webhook it made, as it is now. An organisation that
+     * has its limit of webhooks gets none more (invalid state); the organisation is locked while its
+     * webhooks are counted, so two creations at once cannot both take the last place.
      */
     public Result<Webhook> create(OrgId orgId, String url, Collection<String> eventNames, RequestKey key) {
         Subscription subscription = Subscription.parse(eventNames);
@@ -53,6 +57,11 @@ public final class WebhookService {
         Webhook webhook = new Webhook(ids.webhook(), orgId, url, subscription,
                 Webhook.SECRET_PREFIX + ids.randomPart() + ids.randomPart(), WebhookStatus.ACTIVE, now, now);
         return storage.inTransaction(stores -> key.once(stores, now, () -> {
+            stores.organisations().lock(orgId);
+            if (stores.deliveries().liveWebhooks(orgId).size() >= limits.perOrganisation()) {
+                return Result.<Webhook>refused(new Rejection.InvalidState("The organisation already has "
+                        + limits.perOrganisation() + " webhooks, its limit; delete one before creating another"));
+            }
             stores.webhooks().insert(webhook);
             return Result.ok(webhook);
         }, made -> made.id().value(), subject -> Result.found(stores.webhooks().find(orgId, new WebhookId(subject)),

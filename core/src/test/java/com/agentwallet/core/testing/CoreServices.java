@@ -16,6 +16,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
+import com.agentwallet.core.webhook.WebhookLimits;
 import com.agentwallet.core.webhook.WebhookService;
 
 import java.time.Clock;
@@ -48,7 +49,7 @@ public class CoreServices {
         idempotency = new IdempotencyKeys(storage, clock);
         payments = new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
-        webhooks = new WebhookService(storage, receivers, events, ids, clock);
+        webhooks = new WebhookService(storage, receivers, events, ids, WebhookLimits.DEFAULTS, clock);
         exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, ExportSettings.DEFAULTS,
                 clock);
     }

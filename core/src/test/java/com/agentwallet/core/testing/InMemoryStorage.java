@@ -66,6 +66,7 @@ import com.agentwallet.core.wallet.WalletStatus;
 import com.agentwallet.core.webhook.DeliveryAttempt;
 import com.agentwallet.core.webhook.Webhook;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -77,6 +78,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -113,6 +115,8 @@ public final class InMemoryStorage implements Storage {
     private final Map<EventId, Boolean> fannedOut = new HashMap<>();
     /** Keyed by event and webhook, in the order they were scheduled. */
     private final Map<List<Object>, Delivery> deliveries = new LinkedHashMap<>();
+    /** Deliveries under a lease, by (event, webhook): the claim's name and when its lease runs out. */
+    private final Map<List<Object>, Map.Entry<String, Instant>> leases = new LinkedHashMap<>();
 
     private final Map<UserId, DashboardUser> users = new LinkedHashMap<>();
     private final Map<String, DashboardSession> sessions = new LinkedHashMap<>();
@@ -378,19 +382,43 @@ public final class InMemoryStorage implements Storage {
             }
         }
 
-        public List<DueDelivery> claimDue(Instant now, int limit) {
-            return deliveries.values().stream()
+        public Optional<DueDelivery> claim(Instant now, Duration lease, int inFlightPerOrganisation) {
+            Optional<Delivery> next = deliveries.values().stream()
                     .filter(delivery -> delivery.status() == DeliveryStatus.SCHEDULED
                             && !delivery.nextAttemptAt().orElseThrow().isAfter(now))
                     .filter(delivery -> webhooks.get(delivery.webhookId()).status() == WebhookStatus.ACTIVE
                             && !webhooksDeleted.containsKey(delivery.webhookId()))
                     .filter(delivery -> !waitsForAnEarlierEvent(delivery))
-                    .sorted(Comparator.comparing((Delivery delivery) -> delivery.nextAttemptAt().orElseThrow())
-                            .thenComparing(delivery -> outboxIndex(delivery.eventId())))
-                    .limit(limit)
-                    .map(delivery -> new DueDelivery(delivery, webhooks.get(delivery.webhookId()),
-                            stored(outbox.get(outboxIndex(delivery.eventId())))))
-                    .toList();
+                    .filter(delivery -> inFlight(key -> key.get(1).equals(delivery.webhookId()), now) == 0)
+                    .filter(delivery -> inFlight(key -> webhooks.get((WebhookId) key.get(1)).orgId()
+                            .equals(webhooks.get(delivery.webhookId()).orgId()), now) < inFlightPerOrganisation)
+                    .min(Comparator.comparing((Delivery delivery) -> delivery.nextAttemptAt().orElseThrow())
+                            .thenComparing(delivery -> outboxIndex(delivery.eventId())));
+            return next.map(delivery -> {
+                String name = UUID.randomUUID().toString();
+                put(leases, key(delivery), Map.entry(name, now.plus(lease)));
+                return new DueDelivery(delivery, webhooks.get(delivery.webhookId()),
+                        stored(outbox.get(outboxIndex(delivery.eventId()))), name);
+            });
+        }
+
+        private long inFlight(Predicate<List<Object>> which, Instant now) {
+            return leases.entrySet().stream()
+                    .filter(lease -> lease.getValue().getValue().isAfter(now) && which.test(lease.getKey())).count();
+        }
+
+        public boolean settle(Delivery delivery, String lease) {
+            Map.Entry<String, Instant> held = leases.get(key(delivery));
+            if (held == null || !held.getKey().equals(lease)) {
+                return false;
+            }
+            remove(leases, key(delivery));
+            put(deliveries, key(delivery), delivery);
+            return true;
+        }
+
+        private static List<Object> key(Delivery delivery) {
+            return List.of(delivery.eventId(), delivery.webhookId());
         }
 
         public void update(Delivery delivery) {

@@ -1,6 +1,7 @@
 package com.agentwallet.core.webhook;
 
 import com.agentwallet.core.common.PageRequest;
+import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.policy.PolicyRules;
@@ -26,22 +27,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class WebhookDispatcherTest {
     private static final String URL = "https://hooks.example.com/agent-wallet";
+    private static final String OTHER_URL = "https://hooks.example.org/other-organisation";
     private static final String PAYEE = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
 
     private final CoreFixture core = new CoreFixture();
     private final Scenario given = new Scenario(core);
     private final RecordingTransport transport = new RecordingTransport();
-    private final WebhookDispatcher dispatcher = new WebhookDispatcher(core.storage, transport, core.receivers, core.clock);
+    private final WebhookDispatcher dispatcher = new WebhookDispatcher(core.storage, transport, core.receivers,
+            WebhookLimits.DEFAULTS, core.clock);
     private OrgId org;
 
     /** A receiver that answers with the statuses it is given (then 200) and remembers what it got. */
     static final class RecordingTransport implements WebhookTransport {
         final List<Map<String, Object>> received = new ArrayList<>();
+        final List<URI> receivers = new ArrayList<>();
         final Deque<Integer> answers = new ArrayDeque<>();
+        /** Run once, inside the next POST: what other workers do while it is in flight. */
+        Runnable whileInFlight = () -> {
+        };
 
         @Override
         public DeliveryOutcome post(URI receiver, String signingSecret, Map<String, Object> body, Duration timeout) {
             received.add(body);
+            receivers.add(receiver);
+            Runnable meanwhile = whileInFlight;
+            whileInFlight = () -> {
+            };
+            meanwhile.run();
             Integer status = answers.isEmpty() ? 200 : answers.pop();
             return DeliveryOutcome.answered(status, 3);
         }
@@ -169,6 +181,67 @@ class WebhookDispatcherTest {
                 PageRequest.first(10)).value().data().get(0);
         assertThat(attempt.statusCode()).isEmpty();
         assertThat(attempt.error()).isPresent();
+    }
+
+    @Test
+    void whileADeliveryIsInFlightItsWebhookGetsNoOtherButAnotherOrganisationsDoes() {
+        OrgId other = given.organisation("1000.00");
+        core.clock.advance(Duration.ofSeconds(1));
+        core.webhooks.create(org, URL, List.of("wallet.created"), RequestKey.none());
+        core.webhooks.create(other, OTHER_URL, List.of("wallet.created"), RequestKey.none());
+        given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "0");
+        given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-2", "0");
+        given.wallet(other, given.policy(other, PolicyRules.NONE), "agent-3", "0");
+        dispatcher.fanOut(100);
+        List<Boolean> claimedMeanwhile = new ArrayList<>();
+        transport.whileInFlight = () -> {
+            claimedMeanwhile.add(dispatcher.deliverNext());
+            claimedMeanwhile.add(dispatcher.deliverNext());
+        };
+
+        dispatcher.deliverNext();
+
+        assertThat(claimedMeanwhile).as("the other organisation's event, then nothing of the busy webhook")
+                .containsExactly(true, false);
+        assertThat(transport.receivers).containsExactly(URI.create(URL), URI.create(OTHER_URL));
+        assertThat(drain()).isEqualTo(1);
+    }
+
+    @Test
+    void aLeaseThatRanOutLetsAnotherWorkerRetryAndOnlyItsAttemptIsRecorded() {
+        Webhook webhook = core.webhooks.create(org, URL, List.of("wallet.created"), RequestKey.none()).value();
+        given.wallet(org, given.policy(org, PolicyRules.NONE), "agent-1", "0");
+        dispatcher.fanOut(100);
+        List<Boolean> claimedMeanwhile = new ArrayList<>();
+        transport.whileInFlight = () -> {
+            claimedMeanwhile.add(dispatcher.deliverNext());
+            core.clock.advance(WebhookLimits.DEFAULTS.lease());
+            claimedMeanwhile.add(dispatcher.deliverNext());
+        };
+
+        dispatcher.deliverNext();
+
+        assertThat(claimedMeanwhile).as("nothing while the lease runs, the same delivery once it ran out")
+                .containsExactly(false, true);
+        assertThat(transport.received).hasSize(2);
+        assertThat(transport.received.get(1).get("id")).isEqualTo(transport.received.get(0).get("id"));
+        assertThat(core.webhooks.deliveries(org, webhook.id(), PageRequest.first(10)).value().data())
+                .as("recorded once, by the claim that took the delivery over").singleElement()
+                .satisfies(attempt -> assertThat(attempt.statusCode()).contains(200));
+        assertThat(drain()).isZero();
+    }
+
+    @Test
+    void anOrganisationGetsNoMoreWebhooksThanItsLimitUntilItDeletesOne() {
+        List<Webhook> made = new ArrayList<>();
+        for (int i = 0; i < WebhookLimits.DEFAULTS.perOrganisation(); i++) {
+            made.add(core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).value());
+        }
+
+        assertThat(core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).rejection())
+                .isInstanceOf(Rejection.InvalidState.class);
+        core.webhooks.delete(org, made.get(0).id()).value();
+        assertThat(core.webhooks.create(org, URL, List.of("*"), RequestKey.none()).isOk()).isTrue();
     }
 
     private int drain() {
