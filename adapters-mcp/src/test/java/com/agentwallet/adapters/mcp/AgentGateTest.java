@@ -4,6 +4,7 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SessionGrant;
+import com.agentwallet.edge.limit.MemoryBuckets;
 import com.agentwallet.edge.limit.RateLimit;
 import com.agentwallet.edge.limit.RateLimits;
 import com.agentwallet.edge.session.SessionTokens;
@@ -43,7 +44,7 @@ class AgentGateTest {
 
     private AgentGate gate(RateLimit limit) {
         return new AgentGate(tokens, (org, grant) -> live, new RateLimits(limit, Map.of(),
-                Clock.fixed(NOW, ZoneOffset.UTC)), new RandomIdGenerator(new Random(1)), wireJson, false);
+                Clock.fixed(NOW, ZoneOffset.UTC), new MemoryBuckets(10)), new RandomIdGenerator(new Random(1)), wireJson, false);
     }
 
     /** What the gate answered, and the agent it passed on (null when it refused). */
