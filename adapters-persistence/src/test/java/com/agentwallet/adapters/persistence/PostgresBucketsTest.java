@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -95,6 +96,36 @@ class PostgresBucketsTest {
             TokenBucket.Draw expected = memory.take("org_same", LIMIT, now);
 
             assertThat(database.take("org_same", LIMIT, now)).as("take %d at %s", i, now).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void takesArrivingTogetherDrawOneAfterTheOtherFromOneBucket() throws Exception {
+        PostgresBuckets database = new PostgresBuckets(Postgres.jdbi(onePool));
+        Instant now = Instant.parse("2026-11-22T10:00:00Z");
+        int takers = 40;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService callers = Executors.newFixedThreadPool(takers);
+        try {
+            List<Future<TokenBucket.Draw>> draws = new ArrayList<>();
+            for (int i = 0; i < takers; i++) {
+                draws.add(callers.submit(() -> {
+                    start.await();
+                    return database.take("org_together", LIMIT, now);
+                }));
+            }
+            start.countDown();
+            List<Long> remaining = new ArrayList<>();
+            for (Future<TokenBucket.Draw> draw : draws) {
+                if (draw.get().taken()) {
+                    remaining.add(draw.get().remaining());
+                }
+            }
+
+            assertThat(remaining).as("each token once, whatever the batches")
+                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, LIMIT.burst()).boxed().toList());
+        } finally {
+            callers.shutdownNow();
         }
     }
 }

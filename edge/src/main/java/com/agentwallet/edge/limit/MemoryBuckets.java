@@ -11,7 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class MemoryBuckets implements BucketStore {
     private final int maxBuckets;
-    private final Map<String, TokenBucket.State> buckets = new ConcurrentHashMap<>();
+    private final Map<String, Held> buckets = new ConcurrentHashMap<>();
+
+    /** A bucket's micro-tokens, the time it was refilled, and what the take that left it so drew. */
+    private record Held(long microTokens, long refilledAtMicros, TokenBucket.Draw lastDraw) {
+    }
 
     public MemoryBuckets(int maxBuckets) {
         if (maxBuckets < 1) {
@@ -26,7 +30,12 @@ public final class MemoryBuckets implements BucketStore {
             buckets.clear();
         }
         long nowMicros = TokenBucket.micros(now);
-        return buckets.compute(bucket, (name, held) -> held == null ? TokenBucket.first(limit, nowMicros)
-                : TokenBucket.take(limit, held.microTokens(), held.refilledAtMicros(), nowMicros)).draw();
+        return buckets.compute(bucket, (name, held) -> {
+            long refilled = held == null ? TokenBucket.capacity(limit)
+                    : TokenBucket.refilled(limit, held.microTokens(), held.refilledAtMicros(), nowMicros);
+            return new Held(refilled - TokenBucket.taken(refilled, 1) * TokenBucket.ONE,
+                    held == null ? nowMicros : Math.max(held.refilledAtMicros(), nowMicros),
+                    TokenBucket.draws(limit, refilled, 1).get(0));
+        }).lastDraw();
     }
 }

@@ -92,17 +92,30 @@ class RateLimitsTest {
     }
 
     @Test
-    void aTakeStampedBeforeTheBucketsLastRefillRefillsNothingAndKeepsTheLaterStamp() {
+    void aTakeStampedBeforeTheBucketsLastRefillRefillsNothingAndTheLaterStampStays() {
+        BucketStore store = new MemoryBuckets(10);
         RateLimit limit = new RateLimit(1, 3);
-        long now = TokenBucket.micros(NOW);
-        TokenBucket.State emptied = TokenBucket.take(limit, TokenBucket.ONE - 1, now, now);
+        for (int i = 0; i < 3; i++) {
+            store.take("org_small", limit, NOW);
+        }
 
-        TokenBucket.State behind = TokenBucket.take(limit, emptied.microTokens(), emptied.refilledAtMicros(),
-                now - 5_000_000);
+        TokenBucket.Draw behind = store.take("org_small", limit, NOW.minusSeconds(5));
+        TokenBucket.Draw almost = store.take("org_small", limit, NOW.plusMillis(999));
+        TokenBucket.Draw refilled = store.take("org_small", limit, NOW.plusSeconds(1));
 
-        assertThat(behind.draw().taken()).isFalse();
-        assertThat(behind.microTokens()).isEqualTo(TokenBucket.ONE - 1);
-        assertThat(behind.refilledAtMicros()).isEqualTo(now);
-        assertThat(behind.draw().nanosToNextToken()).isEqualTo(1_000L);
+        assertThat(behind).isEqualTo(new TokenBucket.Draw(false, 0, 1_000_000_000L));
+        assertThat(almost.taken()).as("refilled from the later stamp, not the earlier").isFalse();
+        assertThat(refilled).isEqualTo(new TokenBucket.Draw(true, 0, 1_000_000_000L));
+    }
+
+    @Test
+    void takesOneAfterTheOtherDrawWhatIsLeftThenFindNothing() {
+        RateLimit limit = new RateLimit(2, 3);
+
+        assertThat(TokenBucket.draws(limit, 2 * TokenBucket.ONE + 500_000, 4)).containsExactly(
+                new TokenBucket.Draw(true, 1, 0),
+                new TokenBucket.Draw(true, 0, 250_000_000L),
+                new TokenBucket.Draw(false, 0, 250_000_000L),
+                new TokenBucket.Draw(false, 0, 250_000_000L));
     }
 }
