@@ -82,7 +82,6 @@ public final class CoreModule extends ConstructorModule {
         bind(Clock.class).toInstance(clock);
         bind(IdGenerator.class).toInstance(new RandomIdGenerator(new SecureRandom()));
         // Keeps nothing until the server follows the keys' changes (ApiKeyChanges); operator commands never do.
-        singleton(ApiKeyCache.class);
         singleton(EventPublisher.class);
         singleton(Settlement.class);
         singleton(Allocation.class);
@@ -108,6 +107,13 @@ public final class CoreModule extends ConstructorModule {
         CoreSettings defaults = CoreSettings.DEFAULTS;
         return new CoreSettings(configuration.getCoSignWindow(), defaults.defaultSessionTtl(), defaults.minSessionTtl(),
                 defaults.maxSessionTtl());
+    }
+
+    /** Provided, not built by its constructor: how long a kept key is trusted is the service's rule, not a setting. */
+    @Provides
+    @Singleton
+    ApiKeyCache apiKeyCache(Clock clock) {
+        return new ApiKeyCache(clock, ApiKeyCache.TRUST_FOR);
     }
 
     @Provides

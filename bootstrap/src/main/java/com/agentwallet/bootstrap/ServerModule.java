@@ -21,6 +21,8 @@ import com.agentwallet.adapters.http.resource.WebhookResource;
 import com.agentwallet.adapters.mcp.AgentGate;
 import com.agentwallet.adapters.mcp.McpEndpoint;
 import com.agentwallet.adapters.mcp.WalletTools;
+import com.agentwallet.adapters.persistence.Persistence;
+import com.agentwallet.adapters.persistence.PostgresBuckets;
 import com.agentwallet.core.alert.AlertFeed;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
@@ -112,10 +114,11 @@ final class ServerModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    RateLimits rateLimits(Clock clock) {
+    RateLimits rateLimits(Clock clock, Persistence persistence) {
         ServiceConfiguration.ApiSettings api = configuration.getApi();
         return new RateLimits(limit(api.rateLimit()), api.organisationRateLimits().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))), clock);
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> limit(entry.getValue()))), clock,
+                new PostgresBuckets(persistence.jdbi()));
     }
 
     @Provides

@@ -5,6 +5,7 @@ import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.adapters.http.error.PayloadTooLargeException;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
 import jakarta.annotation.Priority;
@@ -96,7 +97,15 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
 
     /** The bucket of the caller's organisation; an empty bucket is a 429. */
     public void limitByOrg(ContainerRequestContext request, OrgId orgId) {
-        record(request, limits.takeForOrg(orgId.value()));
+        RateLimits.Outcome outcome;
+        try {
+            outcome = limits.takeForOrg(orgId.value());
+        } catch (StorageUnavailableException e) {
+            // the 503 still carries rate-limit headers: the client address's, as errors before authentication do
+            request.setProperty(RATE_LIMIT_PROPERTY, limits.takeForAddress(servletRequest.getRemoteAddr()));
+            throw e;
+        }
+        record(request, outcome);
     }
 
     private static void record(ContainerRequestContext request, RateLimits.Outcome outcome) {

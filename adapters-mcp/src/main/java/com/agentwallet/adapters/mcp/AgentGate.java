@@ -3,6 +3,7 @@ package com.agentwallet.adapters.mcp;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.policy.SessionGrant;
+import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
 import com.agentwallet.edge.session.SessionTokens;
@@ -77,10 +78,26 @@ public final class AgentGate implements Filter {
         }
         OrgId orgId = token.get().orgId();
         SessionGrant grant = token.get().grant();
-        if (!allowed(response, requestId, limits.takeForOrg(orgId.value()))) {
+        RateLimits.Outcome outcome;
+        boolean live;
+        try {
+            outcome = limits.takeForOrg(orgId.value());
+        } catch (StorageUnavailableException e) {
+            // the answer still carries rate-limit headers: the client address's, as before a token verifies
+            limits.takeForAddress(request.getRemoteAddr()).headers().forEach(response::setHeader);
+            unavailable(response, requestId);
             return;
         }
-        if (!liveSession.test(orgId, grant)) {
+        if (!allowed(response, requestId, outcome)) {
+            return;
+        }
+        try {
+            live = liveSession.test(orgId, grant);
+        } catch (StorageUnavailableException e) {
+            unavailable(response, requestId);
+            return;
+        }
+        if (!live) {
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
             write(response, requestId, 401, "authentication_failed",
                     "The session token was rotated or has expired; ask the wallet's owner for a new one");
@@ -124,6 +141,13 @@ public final class AgentGate implements Filter {
             write(response, requestId, 429, "rate_limit_exceeded", outcome.refusal());
         }
         return outcome.allowed();
+    }
+
+    /** The organisation's bucket or the session's liveness could not be read from the database: 503, to retry. */
+    private void unavailable(HttpServletResponse response, String requestId) throws IOException {
+        response.setHeader("Retry-After", "1");
+        write(response, requestId, 503, "service_unavailable",
+                "The database could not be reached to check this request; nothing was done. Retry it");
     }
 
     private void write(HttpServletResponse response, String requestId, int status, String code, String message)

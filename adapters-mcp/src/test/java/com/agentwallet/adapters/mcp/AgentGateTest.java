@@ -4,6 +4,9 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SessionGrant;
+import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.limit.BucketStore;
+import com.agentwallet.edge.limit.MemoryBuckets;
 import com.agentwallet.edge.limit.RateLimit;
 import com.agentwallet.edge.limit.RateLimits;
 import com.agentwallet.edge.session.SessionTokens;
@@ -42,8 +45,28 @@ class AgentGateTest {
     private boolean live = true;
 
     private AgentGate gate(RateLimit limit) {
+        return gate(limit, new MemoryBuckets(10));
+    }
+
+    private AgentGate gate(RateLimit limit, BucketStore buckets) {
         return new AgentGate(tokens, (org, grant) -> live, new RateLimits(limit, Map.of(),
-                Clock.fixed(NOW, ZoneOffset.UTC)), new RandomIdGenerator(new Random(1)), wireJson, false);
+                Clock.fixed(NOW, ZoneOffset.UTC), buckets), new RandomIdGenerator(new Random(1)), wireJson, false);
+    }
+
+    @Test
+    void aBucketTheDatabaseCannotBeAskedForIsA503ToRetry() throws Exception {
+        AgentGate gate = gate(RateLimit.DEFAULT, (bucket, limit, now) -> {
+            throw new StorageUnavailableException("The database connection failed",
+                    new IllegalStateException("connection refused"));
+        });
+
+        Passage passage = send(gate, true, "Bearer " + token);
+
+        assertThat(passage.status()).isEqualTo(503);
+        assertThat(passage.body().path("error").path("code").asText()).isEqualTo("service_unavailable");
+        assertThat(passage.headers()).containsEntry("Retry-After", "1").containsKey("Request-Id")
+                .containsEntry("X-RateLimit-Limit", "200").containsEntry("X-RateLimit-Remaining", "199");
+        assertThat(passage.agent()).isNull();
     }
 
     /** What the gate answered, and the agent it passed on (null when it refused). */

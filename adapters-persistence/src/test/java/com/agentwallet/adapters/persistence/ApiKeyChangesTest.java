@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * API keys kept in memory while their changes are followed on PostgreSQL's {@code api_key_changed}
  * channel: a revocation committed by another process is heard and the key forgotten, also after the
- * listening connection was cut, and nothing is kept once following stops.
+ * listening connection was cut; one never announced is refused once the key has been trusted for
+ * {@link ApiKeyCache#TRUST_FOR}; and nothing is kept once following stops.
  */
 class ApiKeyChangesTest {
     /** How long a change may take to be heard before the test gives up; it is heard within milliseconds. */
@@ -37,10 +38,10 @@ class ApiKeyChangesTest {
     private static OrgId org;
 
     private final MutableClock clock = MutableClock.atTestEpoch();
-    private final ApiKeyCache cache = new ApiKeyCache();
+    private final ApiKeyCache cache = new ApiKeyCache(clock, ApiKeyCache.TRUST_FOR);
     private final ApiKeyService keys = new ApiKeyService(storage, IDS, clock, cache);
     /** The same books seen by another process, which keeps nothing in memory. */
-    private final ApiKeyService elsewhere = new ApiKeyService(storage, IDS, clock, new ApiKeyCache());
+    private final ApiKeyService elsewhere = new ApiKeyService(storage, IDS, clock, new ApiKeyCache(clock, ApiKeyCache.TRUST_FOR));
     private ApiKeyChanges changes;
 
     @BeforeAll
@@ -90,6 +91,19 @@ class ApiKeyChangesTest {
         PgBooks.await("the revocation was heard", PATIENCE, () -> keys.authenticate(issued.secret()).isEmpty());
         IssuedKey next = keys.issue(org, Role.ADMIN).value();
         PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(next));
+    }
+
+    @Test
+    void aRevocationWhoseNotificationIsLostIsRefusedOneSecondAfterTheKeyWasLastRead() {
+        IssuedKey issued = keys.issue(org, Role.ADMIN).value();
+        PgBooks.await("the key was kept", PATIENCE, () -> servedFromMemory(issued));
+
+        setRevokedSilently(issued, true);
+
+        clock.advance(ApiKeyCache.TRUST_FOR.minusMillis(1));
+        assertThat(keys.authenticate(issued.secret())).as("kept, the revocation unheard").isPresent();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(keys.authenticate(issued.secret())).as("trusted no longer: read again, revoked").isEmpty();
     }
 
     @Test

@@ -26,7 +26,8 @@ import static java.util.Objects.requireNonNull;
  * API keys: issued with a secret shown once ({@code sk_} and 48 random base62 characters), stored
  * as a SHA-256 hash, looked up by that hash and compared in constant time, revoked at once.
  * Operator tooling, not part of /v1. Live keys are kept in an {@link ApiKeyCache}, which forgets a
- * key as soon as a revocation of it is heard; this process's own revocations are forgotten as they
+ * key as soon as a revocation of it is heard, and reads it again once it has been kept for
+ * {@link ApiKeyCache#TRUST_FOR}, heard or not; this process's own revocations are forgotten as they
  * commit. When each key was last used is noted in memory as it authenticates, and written to the
  * books by {@link #recordUsage} a batch at a time, so that no request waits for a write.
  */
@@ -62,12 +63,12 @@ public final class ApiKeyService {
             noteUse(kept.get());
             return kept;
         }
-        long readAt = cache.epoch();
+        ApiKeyCache.Lookup lookup = cache.lookup();
         Optional<ApiKey> live = storage.readOne(stores -> stores.apiKeys().findByHash(presentedHash))
                 .filter(key -> MessageDigest.isEqual(key.secretHash().getBytes(StandardCharsets.US_ASCII),
                         presentedHash.getBytes(StandardCharsets.US_ASCII)))
                 .filter(key -> !key.isRevoked());
-        live.ifPresent(key -> cache.keep(readAt, key));
+        live.ifPresent(key -> cache.keep(lookup, key));
         live.ifPresent(this::noteUse);
         return live;
     }

@@ -2,9 +2,11 @@ package com.agentwallet.core.auth;
 
 import com.agentwallet.core.id.ApiKeyId;
 import com.agentwallet.core.id.OrgId;
+import com.agentwallet.core.testing.MutableClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -13,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ApiKeyCacheTest {
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
 
-    private final ApiKeyCache cache = new ApiKeyCache();
+    private final MutableClock clock = new MutableClock(NOW);
+    private final ApiKeyCache cache = new ApiKeyCache(clock, ApiKeyCache.TRUST_FOR);
 
     @BeforeEach
     void follow() {
@@ -24,7 +27,7 @@ class ApiKeyCacheTest {
     void aLiveKeyLookedUpInTheCurrentEpochIsKeptUntilItChanges() {
         ApiKey key = key(1);
 
-        cache.keep(cache.epoch(), key);
+        cache.keep(cache.lookup(), key);
 
         assertThat(cache.find(key.secretHash())).contains(key);
         cache.changed(key.secretHash());
@@ -32,9 +35,25 @@ class ApiKeyCacheTest {
     }
 
     @Test
+    void aKeptKeyIsTrustedForOneSecondFromWhenItsLookupBeganThenLookedUpAgain() {
+        ApiKey key = key(1);
+        ApiKeyCache.Lookup lookup = cache.lookup();
+        clock.advance(Duration.ofMillis(300));
+
+        cache.keep(lookup, key);
+
+        clock.advance(Duration.ofMillis(699));
+        assertThat(cache.find(key.secretHash())).as("999 ms after the lookup began").contains(key);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(cache.find(key.secretHash())).as("1 s after the lookup began").isEmpty();
+        cache.keep(cache.lookup(), key);
+        assertThat(cache.find(key.secretHash())).as("looked up again").contains(key);
+    }
+
+    @Test
     void aLookupThatRacedAnyChangeIsNotKept() {
         ApiKey key = key(1);
-        long readAt = cache.epoch();
+        ApiKeyCache.Lookup readAt = cache.lookup();
 
         cache.changed(key(2).secretHash());
         cache.keep(readAt, key);
@@ -45,14 +64,14 @@ class ApiKeyCacheTest {
     @Test
     void nothingIsKeptWhileChangesAreNotFollowedAndAllIsForgottenWhenFollowingStartsOrStops() {
         ApiKey kept = key(1);
-        cache.keep(cache.epoch(), kept);
+        cache.keep(cache.lookup(), kept);
 
         cache.following(false);
-        cache.keep(cache.epoch(), key(2));
+        cache.keep(cache.lookup(), key(2));
 
         assertThat(cache.find(kept.secretHash())).isEmpty();
         assertThat(cache.find(key(2).secretHash())).isEmpty();
-        cache.keep(cache.epoch(), kept);
+        cache.keep(cache.lookup(), kept);
         cache.following(true);
         assertThat(cache.find(kept.secretHash())).isEmpty();
     }
@@ -61,7 +80,7 @@ class ApiKeyCacheTest {
     void aRevokedKeyIsNotKept() {
         ApiKey revoked = key(1).revokedAt(NOW);
 
-        cache.keep(cache.epoch(), revoked);
+        cache.keep(cache.lookup(), revoked);
 
         assertThat(cache.find(revoked.secretHash())).isEmpty();
     }
@@ -69,11 +88,11 @@ class ApiKeyCacheTest {
     @Test
     void whenFullEverythingIsForgottenAndTheNewKeyKept() {
         for (int i = 0; i < ApiKeyCache.MAX_KEYS; i++) {
-            cache.keep(cache.epoch(), key(i));
+            cache.keep(cache.lookup(), key(i));
         }
         assertThat(cache.find(key(0).secretHash())).isPresent();
 
-        cache.keep(cache.epoch(), key(ApiKeyCache.MAX_KEYS));
+        cache.keep(cache.lookup(), key(ApiKeyCache.MAX_KEYS));
 
         assertThat(cache.find(key(0).secretHash())).isEmpty();
         assertThat(cache.find(key(ApiKeyCache.MAX_KEYS).secretHash())).map(ApiKey::id)

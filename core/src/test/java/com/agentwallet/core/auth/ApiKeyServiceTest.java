@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ApiKeyServiceTest {
     private final CoreFixture core = new CoreFixture();
-    private final ApiKeyCache cache = following(new ApiKeyCache());
+    private final ApiKeyCache cache = following(new ApiKeyCache(core.clock, ApiKeyCache.TRUST_FOR));
     private final ApiKeyService keys = new ApiKeyService(core.storage, core.ids, core.clock, cache);
     private final OrgId org = core.organisations.create("Acme").id();
 
@@ -103,6 +103,19 @@ class ApiKeyServiceTest {
         assertThat(keys.authenticate(issued.secret())).contains(issued.key());
         cache.changed(issued.key().secretHash());
         assertThat(keys.authenticate(issued.secret())).isEmpty();
+    }
+
+    @Test
+    void aRevocationThatIsNeverHeardIsRefusedOneSecondAfterTheKeyWasLastReadFromTheBooks() {
+        IssuedKey issued = keys.issue(org, Role.ADMIN).value();
+        assertThat(keys.authenticate(issued.secret())).contains(issued.key());
+
+        revokeBehindTheServicesBack(issued.key());
+
+        core.clock.advance(ApiKeyCache.TRUST_FOR.minusMillis(1));
+        assertThat(keys.authenticate(issued.secret())).as("still trusted, the revocation unheard").isPresent();
+        core.clock.advance(Duration.ofMillis(1));
+        assertThat(keys.authenticate(issued.secret())).as("read again from the books").isEmpty();
     }
 
     @Test

@@ -1,25 +1,19 @@
 package com.agentwallet.edge.limit;
 
-import io.github.bucket4j.Bandwidth;
-import io.github.bucket4j.Bucket;
-import io.github.bucket4j.ConsumptionProbe;
-import io.github.bucket4j.TimeMeter;
-
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Token buckets per organisation (their limit by configuration, else the default) and, for
- * requests without a valid key, per client address. The address table is bounded: when it grows
- * past {@link #MAX_ADDRESSES} it starts again empty, which can only ever let a burst through. The
- * buckets refill by the injected clock, like every other rule of time, so tests move it instead of
- * waiting.
+ * requests without a valid key, per client address. Organisations' buckets are kept in the given
+ * {@link BucketStore}: in production the database, so that every server process draws from the same
+ * bucket and two servers do not double an organisation's budget. Addresses' buckets are kept in this
+ * process, at most {@link #MAX_ADDRESSES} of them. The buckets refill by the injected clock, like
+ * every other rule of time, so tests move it instead of waiting.
  */
 public final class RateLimits {
     static final int MAX_ADDRESSES = 100_000;
@@ -27,15 +21,14 @@ public final class RateLimits {
     private final RateLimit defaultLimit;
     private final Map<String, RateLimit> orgLimits;
     private final Clock clock;
-    private final TimeMeter time;
-    private final Map<String, Bucket> orgBuckets = new ConcurrentHashMap<>();
-    private final Map<String, Bucket> addressBuckets = new ConcurrentHashMap<>();
+    private final BucketStore orgBuckets;
+    private final BucketStore addressBuckets = new MemoryBuckets(MAX_ADDRESSES);
 
-    public RateLimits(RateLimit defaultLimit, Map<String, RateLimit> orgLimits, Clock clock) {
+    public RateLimits(RateLimit defaultLimit, Map<String, RateLimit> orgLimits, Clock clock, BucketStore orgBuckets) {
         this.defaultLimit = requireNonNull(defaultLimit, "defaultLimit is null");
         this.orgLimits = Map.copyOf(orgLimits);
         this.clock = requireNonNull(clock, "clock is null");
-        this.time = new ClockTime(clock);
+        this.orgBuckets = requireNonNull(orgBuckets, "orgBuckets is null");
     }
 
     /** What the contract's headers say after taking one token: whether it was there, what is left, when it refills. */
@@ -60,45 +53,21 @@ public final class RateLimits {
 
     public Outcome takeForOrg(String orgId) {
         RateLimit limit = orgLimits.getOrDefault(orgId, defaultLimit);
-        return take(orgBuckets.computeIfAbsent(orgId, id -> bucket(limit)), limit);
+        return outcome(orgBuckets, orgId, limit);
     }
 
     public Outcome takeForAddress(String address) {
-        if (addressBuckets.size() > MAX_ADDRESSES) {
-            addressBuckets.clear();
-        }
-        return take(addressBuckets.computeIfAbsent(address, id -> bucket(defaultLimit)), defaultLimit);
+        return outcome(addressBuckets, address, defaultLimit);
     }
 
-    private Bucket bucket(RateLimit limit) {
-        return Bucket.builder()
-                .addLimit(Bandwidth.builder().capacity(limit.burst())
-                        .refillGreedy(limit.perSecond(), Duration.ofSeconds(1)).build())
-                .withCustomTimePrecision(time)
-                .build();
-    }
-
-    private Outcome take(Bucket bucket, RateLimit limit) {
-        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
-        long remaining = probe.getRemainingTokens();
+    private Outcome outcome(BucketStore store, String bucket, RateLimit limit) {
+        Instant now = clock.instant();
+        TokenBucket.Draw draw = store.take(bucket, limit, now);
+        long remaining = draw.remaining();
         long nanosToFull = ceilDiv((limit.burst() - remaining) * 1_000_000_000L, limit.perSecond());
-        long resetAt = ceilDiv(clock.millis() * 1_000_000L + nanosToFull, 1_000_000_000L);
-        long retryAfter = probe.isConsumed() ? 0 : Math.max(1, ceilDiv(probe.getNanosToWaitForRefill(), 1_000_000_000L));
-        return new Outcome(probe.isConsumed(), limit.burst(), remaining, resetAt, retryAfter);
-    }
-
-    /** The clock's time in nanoseconds since the epoch, to the clock's own precision. */
-    private record ClockTime(Clock clock) implements TimeMeter {
-        @Override
-        public long currentTimeNanos() {
-            Instant now = clock.instant();
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        }
-
-        @Override
-        public boolean isWallClockBased() {
-            return true;
-        }
+        long resetAt = ceilDiv(now.getEpochSecond() * 1_000_000_000L + now.getNano() + nanosToFull, 1_000_000_000L);
+        long retryAfter = draw.taken() ? 0 : Math.max(1, ceilDiv(draw.nanosToNextToken(), 1_000_000_000L));
+        return new Outcome(draw.taken(), limit.burst(), remaining, resetAt, retryAfter);
     }
 
     private static long ceilDiv(long dividend, long divisor) {

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RateLimitsTest {
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
     private final RateLimits limits = new RateLimits(new RateLimit(1, 3), Map.of("org_big", new RateLimit(100, 500)),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+            Clock.fixed(NOW, ZoneOffset.UTC), new MemoryBuckets(100));
 
     @Test
     void theBurstIsServedThenRefusedWithARetryAfter() {
@@ -36,7 +36,7 @@ class RateLimitsTest {
     @Test
     void theBucketsRefillAsTheInjectedClockMoves() {
         MutableClock clock = MutableClock.atTestEpoch();
-        RateLimits moving = new RateLimits(new RateLimit(1, 3), Map.of(), clock);
+        RateLimits moving = new RateLimits(new RateLimit(1, 3), Map.of(), clock, new MemoryBuckets(100));
         for (int i = 0; i < 3; i++) {
             moving.takeForOrg("org_small");
         }
@@ -73,5 +73,49 @@ class RateLimitsTest {
         assertThat(limits.takeForAddress("10.0.0.1").allowed()).isFalse();
         assertThat(limits.takeForAddress("10.0.0.2").allowed()).isTrue();
         assertThat(limits.takeForOrg("10.0.0.1").allowed()).isTrue();
+    }
+
+    @Test
+    void processesDrawingFromOneStoreShareTheOrganisationsBudgetButNotTheAddresses() {
+        BucketStore shared = new MemoryBuckets(100);
+        MutableClock clock = MutableClock.atTestEpoch();
+        RateLimits one = new RateLimits(new RateLimit(1, 3), Map.of(), clock, shared);
+        RateLimits two = new RateLimits(new RateLimit(1, 3), Map.of(), clock, shared);
+
+        one.takeForOrg("org_small");
+        two.takeForOrg("org_small");
+        one.takeForOrg("org_small");
+
+        assertThat(two.takeForOrg("org_small").allowed()).as("three tokens in all, not three each").isFalse();
+        assertThat(one.takeForAddress("10.0.0.1").remaining()).isEqualTo(2);
+        assertThat(two.takeForAddress("10.0.0.1").remaining()).isEqualTo(2);
+    }
+
+    @Test
+    void aTakeStampedBeforeTheBucketsLastRefillRefillsNothingAndTheLaterStampStays() {
+        BucketStore store = new MemoryBuckets(10);
+        RateLimit limit = new RateLimit(1, 3);
+        for (int i = 0; i < 3; i++) {
+            store.take("org_small", limit, NOW);
+        }
+
+        TokenBucket.Draw behind = store.take("org_small", limit, NOW.minusSeconds(5));
+        TokenBucket.Draw almost = store.take("org_small", limit, NOW.plusMillis(999));
+        TokenBucket.Draw refilled = store.take("org_small", limit, NOW.plusSeconds(1));
+
+        assertThat(behind).isEqualTo(new TokenBucket.Draw(false, 0, 1_000_000_000L));
+        assertThat(almost.taken()).as("refilled from the later stamp, not the earlier").isFalse();
+        assertThat(refilled).isEqualTo(new TokenBucket.Draw(true, 0, 1_000_000_000L));
+    }
+
+    @Test
+    void takesOneAfterTheOtherDrawWhatIsLeftThenFindNothing() {
+        RateLimit limit = new RateLimit(2, 3);
+
+        assertThat(TokenBucket.draws(limit, 2 * TokenBucket.ONE + 500_000, 4)).containsExactly(
+                new TokenBucket.Draw(true, 1, 0),
+                new TokenBucket.Draw(true, 0, 250_000_000L),
+                new TokenBucket.Draw(false, 0, 250_000_000L),
+                new TokenBucket.Draw(false, 0, 250_000_000L));
     }
 }
