@@ -133,7 +133,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     private static String readOrMakePassword(Path file) throws IOException {
-        if (!Files.exists(file)) {
+        if (Files.exists(file)) {
+            Files.setPosixFilePermissions(file, OWNER_ONLY); // a copy restored with looser permissions
+        } else {
             writeOwnerOnly(file, newPassword());
         }
         return Files.readString(file).strip();
