@@ -27,6 +27,7 @@ public final class Postgres {
      */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(3);
 
+    private static final Duration LOGIN_TIMEOUT = Duration.ofSeconds(10);
     /** Hikari's floor is 250 ms, and the check of a pooled connection gets half. */
     private static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(500);
 
@@ -38,9 +39,8 @@ public final class Postgres {
     }
 
     /**
-     * A pool whose callers wait at most {@code connectionTimeout} for a connection; opening one and
-     * checking a pooled one each get a part of it, so a database that is down or unreachable is
-     * reported within that time.
+     * A pool whose callers wait at most {@code connectionTimeout} for a connection, checking a pooled
+     * one included, so a database that is down or unreachable is reported within that time.
      */
     public static HikariDataSource pool(String jdbcUrl, String user, String password, int maxConnections,
                                         Duration connectionTimeout) {
@@ -51,10 +51,9 @@ public final class Postgres {
         HikariConfig config = new HikariConfig();
         config.setConnectionTimeout(connectionTimeout.toMillis());
         config.setValidationTimeout(connectionTimeout.toMillis() / 2);
-        // The driver's own limits, in whole seconds, so that a host that never answers is given up in time.
-        long driverSeconds = Math.max(1, connectionTimeout.toSeconds() / 2);
-        config.addDataSourceProperty("connectTimeout", driverSeconds);
-        config.addDataSourceProperty("loginTimeout", driverSeconds);
+        // Opening a connection may take longer than a caller waits (a loaded machine, a slow start):
+        // the caller gives up after connectionTimeout all the same, and the connection joins the pool.
+        config.addDataSourceProperty("loginTimeout", Long.toString(LOGIN_TIMEOUT.toSeconds()));
         config.setJdbcUrl(jdbcUrl);
         config.setUsername(user);
         config.setPassword(password);
