@@ -5,8 +5,10 @@ import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.mcp.McpEndpoint;
+import com.agentwallet.adapters.persistence.Persistence;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -54,6 +56,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
 
     @Override
     public void initialize(Bootstrap<ServiceConfiguration> bootstrap) {
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new ConfigurationSecrets()));
         bootstrap.addCommand(new ReconcileCommand());
         bootstrap.addCommand(new MigrateCommand());
         bootstrap.addCommand(new CreateOrganisationCommand());
@@ -70,6 +74,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
             server.setRegisterDefaultExceptionMappers(false);
         }
+        OwnerOnly.directory(Path.of(configuration.getDataDirectory()));
         List<HttpsConnectorFactory> https = httpsConnectors(configuration);
         if (configuration.getApi().selfSignedCertificate()) {
             https.forEach(connector -> SelfSignedCertificate.createIfAbsent(Path.of(connector.getKeyStorePath()),
@@ -78,6 +83,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         Injector injector = Guice.createInjector(new CoreModule(configuration, clock),
                 new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
+        environment.healthChecks().register("database",
+                new DatabaseHealthCheck(injector.getInstance(Persistence.class).dataSource()));
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         mountMcp(environment, injector.getInstance(McpEndpoint.class));

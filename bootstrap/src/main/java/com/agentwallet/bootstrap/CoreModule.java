@@ -120,8 +120,11 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     Persistence persistence() {
         ServiceConfiguration.DatabaseSettings database = configuration.getDatabase();
+        if (database.url().isEmpty()) {
+            OwnerOnly.directory(dataDirectory()); // the embedded cluster's password is kept there
+        }
         return Persistence.open(new PersistenceSettings(database.url(), database.user(), database.password(),
-                dataDirectory(), database.embeddedPort(), database.maxConnections()));
+                dataDirectory(), database.embeddedPort(), database.maxConnections(), database.connectionTimeout()));
     }
 
     @Provides

@@ -17,8 +17,6 @@ import com.google.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -58,6 +56,7 @@ final class DemoOrganisations {
     Path ensure(Path dataDirectory, String origin) {
         Path file = dataDirectory.resolve(FILE_NAME);
         if (Files.exists(file)) {
+            OwnerOnly.file(file); // made by an older version, perhaps with the umask's permissions
             return file;
         }
         List<Map<String, Object>> created = NAMES.stream().map(this::create).toList();
@@ -66,14 +65,9 @@ final class DemoOrganisations {
         credentials.put("dashboard_url", origin + Dashboard.HOME);
         credentials.put("organisations", created);
         try {
-            Files.createDirectories(dataDirectory);
-            Path partial = dataDirectory.resolve(FILE_NAME + ".partial");
-            Files.deleteIfExists(partial);
-            if (partial.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            }
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(partial.toFile(), credentials);
-            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            OwnerOnly.directory(dataDirectory);
+            OwnerOnly.write(file, partial ->
+                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(partial.toFile(), credentials));
         } catch (IOException e) {
             throw new IllegalStateException("cannot write " + file, e);
         }

@@ -4,6 +4,7 @@ import com.agentwallet.core.webhook.WebhookLimits;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -12,11 +13,13 @@ import jakarta.validation.constraints.NotNull;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The server's configuration file. With no {@code database.url} the books live in the embedded
- * PostgreSQL under {@code dataDirectory}; {@code ledger.type} picks the ledger plugin by name.
- * Secrets can come from the environment ({@code ${AGENT_WALLET_DB_PASSWORD}}, substitution is on).
+ * PostgreSQL under {@code dataDirectory}, with a password of its own; {@code ledger.type} picks the
+ * ledger plugin by name. Secrets come from the environment ({@code ${AGENT_WALLET_DB_PASSWORD}}:
+ * substitution is on), never from a shipped file.
  */
 public class ServiceConfiguration extends Configuration {
 
@@ -99,7 +102,7 @@ public class ServiceConfiguration extends Configuration {
         return coSignWindow.toJavaDuration();
     }
 
-    /** An external PostgreSQL by JDBC URL, or (no URL) the embedded one. */
+    /** An external PostgreSQL by JDBC URL, as {@code user} with {@code password}, or (no URL) the embedded one. */
     public static class DatabaseSettings {
         @JsonProperty
         private String url;
@@ -113,6 +116,14 @@ public class ServiceConfiguration extends Configuration {
         @Min(0)
         @JsonProperty
         private int embeddedPort;
+        /**
+         * The longest a request or a worker waits for a connection; with the database down, requests
+         * are answered 503 {@code service_unavailable} after it.
+         */
+        @NotNull
+        @MinDuration(value = 500, unit = TimeUnit.MILLISECONDS)
+        @JsonProperty
+        private Duration connectionTimeout = Duration.seconds(3);
 
         public Optional<String> url() {
             return Optional.ofNullable(url).filter(u -> !u.isBlank());
@@ -132,6 +143,10 @@ public class ServiceConfiguration extends Configuration {
 
         public int embeddedPort() {
             return embeddedPort;
+        }
+
+        public java.time.Duration connectionTimeout() {
+            return connectionTimeout.toJavaDuration();
         }
     }
 

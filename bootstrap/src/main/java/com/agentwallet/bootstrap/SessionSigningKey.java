@@ -5,8 +5,6 @@ import com.agentwallet.edge.session.SessionTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
@@ -28,12 +26,13 @@ final class SessionSigningKey {
         }
         Path file = dataDirectory.resolve(FILE_NAME);
         try {
-            if (!Files.exists(file)) {
-                Files.createDirectories(dataDirectory);
+            if (Files.exists(file)) {
+                OwnerOnly.file(file);
+            } else {
+                OwnerOnly.directory(dataDirectory);
                 byte[] key = new byte[SessionTokens.MIN_SECRET_BYTES];
                 new SecureRandom().nextBytes(key);
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                Files.writeString(file, Base64.getEncoder().encodeToString(key), StandardOpenOption.WRITE);
+                OwnerOnly.writeString(file, Base64.getEncoder().encodeToString(key));
             }
             return decode(Files.readString(file).trim(), file.toString());
         } catch (IOException e) {

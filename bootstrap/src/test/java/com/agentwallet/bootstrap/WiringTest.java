@@ -83,6 +83,8 @@ class WiringTest {
                     OpenApiResource.class);
             assertThat(injector.getInstance(ServerModule.MANAGED)).extracting(Object::getClass).containsExactly(
                     Resources.class, ApiKeyChangesFollower.class, WebhookWorkers.class, Clockwork.class);
+            assertThat(injector.getInstance(Persistence.class).dataSource().getConnectionTimeout())
+                    .as("the pool waits for a connection as long as configured").isEqualTo(3000);
             assertThat(injector.getInstance(JsonErrorHandler.class)).isNotNull();
             assertThat(injector.getInstance(DemoOrganisations.class)).isNotNull();
             assertThat(injector.getInstance(McpEndpoint.class).tools()).extracting(McpSchema.Tool::name).containsExactly(

@@ -23,6 +23,8 @@ public final class Persistence implements AutoCloseable {
     public static Persistence open(PersistenceSettings settings) {
         Optional<EmbeddedDatabase> embedded = Optional.empty();
         String url;
+        String user = settings.user();
+        String password = settings.password();
         if (settings.jdbcUrl().isPresent()) {
             url = settings.jdbcUrl().get();
         } else {
@@ -31,8 +33,11 @@ public final class Persistence implements AutoCloseable {
             embedded = Optional.of(server);
             createDatabaseIfMissing(server);
             url = server.jdbcUrl(PersistenceSettings.EMBEDDED_DATABASE);
+            user = EmbeddedDatabase.USER;
+            password = server.password();
         }
-        HikariDataSource pool = Postgres.pool(url, settings.user(), settings.password(), settings.maxConnections());
+        HikariDataSource pool = Postgres.pool(url, user, password, settings.maxConnections(),
+                settings.connectionTimeout());
         Postgres.migrate(pool);
         return new Persistence(embedded, pool);
     }
@@ -62,7 +67,7 @@ public final class Persistence implements AutoCloseable {
     }
 
     private static void createDatabaseIfMissing(EmbeddedDatabase server) {
-        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "").useHandle(handle -> {
+        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, server.password()).useHandle(handle -> {
             boolean exists = handle.createQuery("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = :name)")
                     .bind("name", PersistenceSettings.EMBEDDED_DATABASE).mapTo(Boolean.class).one();
             if (!exists) {

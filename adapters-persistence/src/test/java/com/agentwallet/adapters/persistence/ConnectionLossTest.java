@@ -67,7 +67,7 @@ class ConnectionLossTest {
         // One connection: the one a unit of work runs on is the one that is cut.
         pool = TestDatabase.fresh(1);
         jdbi = Postgres.jdbi(pool);
-        outside = Jdbi.create(pool.getJdbcUrl(), EmbeddedDatabase.USER, "");
+        outside = Jdbi.create(pool.getJdbcUrl(), EmbeddedDatabase.USER, pool.getPassword());
     }
 
     @AfterAll

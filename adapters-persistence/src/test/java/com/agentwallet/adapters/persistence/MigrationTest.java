@@ -66,9 +66,9 @@ class MigrationTest {
 
     /** A new database on the test server with nothing in it, not even Liquibase's tables. */
     private static HikariDataSource emptyDatabase(String name) {
-        Jdbi.create(PgBooks.sibling(migrated, "postgres"), EmbeddedDatabase.USER, "")
+        Jdbi.create(PgBooks.sibling(migrated, "postgres"), EmbeddedDatabase.USER, migrated.getPassword())
                 .useHandle(handle -> handle.execute("CREATE DATABASE " + name));
-        HikariDataSource pool = Postgres.pool(PgBooks.sibling(migrated, name), EmbeddedDatabase.USER, "", 2);
+        HikariDataSource pool = Postgres.pool(PgBooks.sibling(migrated, name), EmbeddedDatabase.USER, migrated.getPassword(), 2);
         EXTRA_POOLS.add(pool);
         return pool;
     }

@@ -73,7 +73,7 @@ final class PgBooks {
 
     /** A new pool to the database {@code pool} points at: what a restarted process would open. */
     static HikariDataSource reopen(HikariDataSource pool, int connections) {
-        return Postgres.pool(pool.getJdbcUrl(), EmbeddedDatabase.USER, "", connections);
+        return Postgres.pool(pool.getJdbcUrl(), EmbeddedDatabase.USER, pool.getPassword(), connections);
     }
 
     /** The JDBC URL of another database on the same server as {@code pool}. */

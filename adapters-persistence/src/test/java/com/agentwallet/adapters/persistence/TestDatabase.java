@@ -32,17 +32,17 @@ public final class TestDatabase {
             TempFolders.removeAtExit(root, server::close);
             createDatabase(TEMPLATE, "");
             // Closed before any copy: PostgreSQL copies a template nobody is connected to.
-            try (HikariDataSource template = Postgres.pool(server.jdbcUrl(TEMPLATE), EmbeddedDatabase.USER, "", 1)) {
+            try (HikariDataSource template = Postgres.pool(server.jdbcUrl(TEMPLATE), EmbeddedDatabase.USER, server.password(), 1)) {
                 Postgres.migrate(template);
             }
         }
         String name = "test_" + NEXT.incrementAndGet();
         createDatabase(name, " TEMPLATE " + TEMPLATE);
-        return Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, "", connections);
+        return Postgres.pool(server.jdbcUrl(name), EmbeddedDatabase.USER, server.password(), connections);
     }
 
     private static void createDatabase(String name, String options) {
-        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, "")
+        Jdbi.create(server.jdbcUrl("postgres"), EmbeddedDatabase.USER, server.password())
                 .useHandle(handle -> handle.execute("CREATE DATABASE " + name + options));
     }
 

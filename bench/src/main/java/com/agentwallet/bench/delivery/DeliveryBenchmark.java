@@ -145,7 +145,7 @@ public final class DeliveryBenchmark {
         BenchmarkSupport.printMachine();
         long started = System.nanoTime();
         try (EmbeddedDatabase db = EmbeddedDatabase.start(temp.resolve("data"), temp.resolve("work"), 0);
-             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, "",
+             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, db.password(),
                      options.workers() + options.producers() + 2);
              Receiver receiver = Receiver.start(temp.resolve("receiver.p12"), Math.max(16, 4 * options.workers()))) {
             BenchmarkSupport.migrateQuietly(pool);

@@ -321,7 +321,7 @@ final class LaunchedServer implements AutoCloseable {
     /** The service's own database, for the benchmark's setup SQL and pgbench. */
     Jdbi jdbi() throws IOException {
         return Jdbi.create("jdbc:postgresql://localhost:" + postgresPort() + "/" + PersistenceSettings.EMBEDDED_DATABASE,
-                EmbeddedDatabase.USER, "");
+                EmbeddedDatabase.USER, EmbeddedDatabase.password(postgresData()));
     }
 
     /** The server's resident memory now, in bytes (VmRSS of /proc/[pid]/status); -1 when unknown. */

@@ -130,7 +130,7 @@ public final class StorePaymentsBenchmark {
         BenchmarkSupport.printMachine();
         long started = System.nanoTime();
         try (EmbeddedDatabase db = EmbeddedDatabase.start(temp.resolve("data"), temp.resolve("work"), 0);
-             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, "", options.threads())) {
+             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, db.password(), options.threads())) {
             BenchmarkSupport.migrateQuietly(pool);
             Jdbi jdbi = Postgres.jdbi(pool);
             System.out.println("server: " + BenchmarkSupport.serverVersion(jdbi));
@@ -411,7 +411,7 @@ public final class StorePaymentsBenchmark {
     private static Diagnostics diagnose(EmbeddedDatabase db, LedgerPort ledger, Clock clock, List<Payer> payers)
             throws SQLException {
         String url = db.jdbcUrl("postgres") + "?socketFactory=" + CountingSocketFactory.class.getName();
-        try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, "", 1)) {
+        try (HikariDataSource single = Postgres.pool(url, EmbeddedDatabase.USER, db.password(), 1)) {
             ProbedDataSource probed = new ProbedDataSource(single);
             Jdbi jdbi = Postgres.jdbi(probed);
             PaymentService payments = new CoreWiring(new JdbiStorage(jdbi, clock), ledger, clock,

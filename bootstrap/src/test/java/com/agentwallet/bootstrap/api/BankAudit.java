@@ -285,7 +285,8 @@ final class BankAudit implements AutoCloseable {
 
     /** One read-only snapshot of what the API does not show, from the server's embedded PostgreSQL. */
     private Books readBooks() {
-        try (Connection db = DriverManager.getConnection(BooksAndChain.databaseUrl(dataDirectory), EmbeddedDatabase.USER, "")) {
+        try (Connection db = DriverManager.getConnection(BooksAndChain.databaseUrl(dataDirectory), EmbeddedDatabase.USER,
+                BooksAndChain.databasePassword(dataDirectory))) {
             db.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             db.setReadOnly(true);
             db.setAutoCommit(false);

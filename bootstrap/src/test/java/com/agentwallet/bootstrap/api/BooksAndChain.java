@@ -42,7 +42,13 @@ final class BooksAndChain implements AutoCloseable {
         Map<String, String> settings = server.configuration().getLedger().settings();
         LedgerPort chain = new SimLedgerFactory().create(new LedgerContext(Clock.systemUTC(), server.dataDirectory(),
                 settings));
-        return new BooksAndChain(Postgres.pool(databaseUrl(server.dataDirectory()), EmbeddedDatabase.USER, "", 2), chain);
+        return new BooksAndChain(Postgres.pool(databaseUrl(server.dataDirectory()), EmbeddedDatabase.USER,
+                databasePassword(server.dataDirectory()), 2), chain);
+    }
+
+    /** The password of the embedded PostgreSQL of the server whose data directory is {@code data}. */
+    static String databasePassword(Path data) {
+        return EmbeddedDatabase.password(data.resolve("postgres"));
     }
 
     /** The JDBC URL of the service's database on the embedded PostgreSQL of the server whose data directory is {@code data}. */

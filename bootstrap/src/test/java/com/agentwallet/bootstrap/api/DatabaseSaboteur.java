@@ -41,7 +41,8 @@ final class DatabaseSaboteur implements AutoCloseable {
     static DatabaseSaboteur of(Path data) {
         String url = BooksAndChain.databaseUrl(data);
         try {
-            return new DatabaseSaboteur(DriverManager.getConnection(url, EmbeddedDatabase.USER, ""));
+            return new DatabaseSaboteur(DriverManager.getConnection(url, EmbeddedDatabase.USER,
+                    BooksAndChain.databasePassword(data)));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the server's PostgreSQL at " + url, e);
         }

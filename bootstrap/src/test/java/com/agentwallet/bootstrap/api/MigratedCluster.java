@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.adapters.persistence.EmbeddedDatabase;
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
 import com.agentwallet.core.testing.TempFolders;
@@ -17,8 +18,8 @@ import java.util.stream.Stream;
  * each new data directory: every server starts on it as on a later start, without initdb and the
  * migration again. The folder of unpacked PostgreSQL binaries is linked, not copied, so that a
  * server in a process of its own ({@link ServerProcess}) does not unpack them again. Nothing else of
- * a first start is copied; each server still makes its own demo organisations, keys, certificate and
- * ledger.
+ * a first start is copied but the cluster's password, which goes with it; each server still makes
+ * its own demo organisations, keys, certificate and ledger.
  */
 public final class MigratedCluster {
     /** Where {@code Persistence} keeps the embedded cluster, and the binaries it runs, in a data directory. */
@@ -39,6 +40,8 @@ public final class MigratedCluster {
                 Files.copy(file, data.resolve(CLUSTER).resolve(source.relativize(file).toString()),
                         StandardCopyOption.COPY_ATTRIBUTES);
             }
+            Files.copy(EmbeddedDatabase.passwordFile(source), EmbeddedDatabase.passwordFile(data.resolve(CLUSTER)),
+                    StandardCopyOption.COPY_ATTRIBUTES);
             Files.createSymbolicLink(data.resolve(BINARIES), first.resolve(BINARIES));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the migrated cluster into " + data, e);
