@@ -187,6 +187,20 @@ final class JdbiTransactions implements TransactionStore {
         return locked.get(id);
     }
 
+    /** One statement: a claim is made, or taken over from a holder whose claim lapsed, or left to its holder. */
+    @Override
+    public boolean claimSettlement(TxId id, String holder, Instant now, Instant until) {
+        return pipeline.update("INSERT INTO settlement_claims (tx_id, holder, until) VALUES (?, ?, ?) "
+                + "ON CONFLICT (tx_id) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until "
+                + "WHERE settlement_claims.until <= ? OR settlement_claims.holder = EXCLUDED.holder",
+                id.value(), holder, Rows.timestamp(until), Rows.timestamp(now)) == 1;
+    }
+
+    @Override
+    public boolean releaseSettlement(TxId id, String holder) {
+        return pipeline.update("DELETE FROM settlement_claims WHERE tx_id = ? AND holder = ?", id.value(), holder) == 1;
+    }
+
     @Override
     public Page<Transaction> list(OrgId orgId, Query query, PageRequest page) {
         String filter = "(CAST(:wallet AS text) IS NULL OR wallet_id = :wallet) "
