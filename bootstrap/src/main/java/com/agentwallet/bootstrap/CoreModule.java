@@ -124,10 +124,10 @@ public final class CoreModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    LedgerPort ledger(Clock clock) {
+    LedgerPort ledger(Clock clock, Persistence persistence) {
         ServiceConfiguration.LedgerSettings ledger = configuration.getLedger();
         return LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
-                .create(new LedgerContext(clock, dataDirectory(), ledger.settings()));
+                .create(new LedgerContext(clock, dataDirectory(), ledger.settings(), persistence.ledgerJournal()));
     }
 
     @Provides

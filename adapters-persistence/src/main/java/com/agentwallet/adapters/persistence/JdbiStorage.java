@@ -125,7 +125,7 @@ public final class JdbiStorage implements Storage {
     private record Claimed<T>(Claim claim, Function<Stores, T> work) {
     }
 
-    private static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
+    static <T> T failingAsUnavailable(Supplier<T> unitOfWork) {
         try {
             return unitOfWork.get();
         } catch (RuntimeException e) {
