@@ -733,7 +733,7 @@ public abstract class StorageContract {
 
     @Test
     void aSettlementClaimIsOneHoldersUntilItEndsOrLapses() {
-        TxId id = new TxId("tx_claimed");
+        TxId id = ids.tx();
         Instant lapse = T0.plusSeconds(300);
 
         assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "first", T0, lapse))).isTrue();
