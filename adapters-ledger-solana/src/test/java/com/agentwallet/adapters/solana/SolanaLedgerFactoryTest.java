@@ -67,6 +67,13 @@ class SolanaLedgerFactoryTest {
     }
 
     @Test
+    void withoutTheServicesJournalThereIsNoSolanaLedger() {
+        assertThatThrownBy(() -> new SolanaLedgerFactory(KEYS_AS_JSON).create(new LedgerContext(
+                MutableClock.atTestEpoch(), data, Map.of("rpc_url", "http://127.0.0.1:1"))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("journal");
+    }
+
+    @Test
     void oneKeyInTwoRolesIsRefused() {
         assertRefused(Map.of(), "ledger.keys", variable -> variable.equals("AGENT_WALLET_REGISTRAR") ? SECRET_JSON
                 : KEYS_AS_JSON.apply(variable));
