@@ -82,7 +82,6 @@ public final class CoreModule extends ConstructorModule {
         // Keeps nothing until the server follows the keys' changes (ApiKeyChanges); operator commands never do.
         singleton(ApiKeyCache.class);
         singleton(EventPublisher.class);
-        singleton(Settlement.class);
         singleton(Allocation.class);
         singleton(Spending.class);
         singleton(OrganisationService.class);
@@ -166,6 +165,13 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     UserService users(Storage storage, PasswordHasher hasher, IdGenerator ids, Clock clock) {
         return new UserService(storage, hasher, ids, clock, UserService.DEFAULT_SESSION_LIFETIME);
+    }
+
+    /** Provided, not built by its constructor: its claims carry this server's name, a value, not a part. */
+    @Provides
+    @Singleton
+    Settlement settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        return new Settlement(storage, ledger, events, clock, ServerIdentity.of(dataDirectory()));
     }
 
     /** Provided, not built by its constructor: how long a transaction may stay pending is a value, not a part. */

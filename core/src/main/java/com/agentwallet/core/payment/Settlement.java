@@ -66,14 +66,25 @@ public final class Settlement {
     private final LedgerPort ledger;
     private final EventPublisher events;
     private final Clock clock;
-    /** This process's name on its claims. */
-    private final String holder = UUID.randomUUID().toString();
+    /** This server's name on its claims. */
+    private final String holder;
 
+    /** A settlement whose claims carry a name of its own, which no restart takes up. */
     public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        this(storage, ledger, events, clock, UUID.randomUUID().toString());
+    }
+
+    /**
+     * A settlement whose claims carry {@code holder}: a server's name that stays the same across its
+     * restarts, so that a server restarted after it died finishes the settlements it had claimed at
+     * once rather than after their lease. Two servers running at once never share one.
+     */
+    public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock, String holder) {
         this.storage = requireNonNull(storage, "storage is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.holder = requireNonNull(holder, "holder is null");
     }
 
     /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
