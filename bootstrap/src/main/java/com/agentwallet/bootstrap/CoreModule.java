@@ -83,7 +83,6 @@ public final class CoreModule extends ConstructorModule {
         bind(IdGenerator.class).toInstance(new RandomIdGenerator(new SecureRandom()));
         // Keeps nothing until the server follows the keys' changes (ApiKeyChanges); operator commands never do.
         singleton(EventPublisher.class);
-        singleton(Settlement.class);
         singleton(Allocation.class);
         singleton(Spending.class);
         singleton(OrganisationService.class);
@@ -135,10 +134,10 @@ public final class CoreModule extends ConstructorModule {
 
     @Provides
     @Singleton
-    LedgerPort ledger(Clock clock) {
+    LedgerPort ledger(Clock clock, Persistence persistence) {
         ServiceConfiguration.LedgerSettings ledger = configuration.getLedger();
         return LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
-                .create(new LedgerContext(clock, dataDirectory(), ledger.settings()));
+                .create(new LedgerContext(clock, dataDirectory(), ledger.settings(), persistence.ledgerJournal()));
     }
 
     @Provides
@@ -189,6 +188,13 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     UserService users(Storage storage, PasswordHasher hasher, IdGenerator ids, Clock clock) {
         return new UserService(storage, hasher, ids, clock, UserService.DEFAULT_SESSION_LIFETIME);
+    }
+
+    /** Provided, not built by its constructor: its claims carry this server's name, a value, not a part. */
+    @Provides
+    @Singleton
+    Settlement settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        return new Settlement(storage, ledger, events, clock, ServerIdentity.of(dataDirectory()));
     }
 
     /** Provided, not built by its constructor: how long a transaction may stay pending is a value, not a part. */

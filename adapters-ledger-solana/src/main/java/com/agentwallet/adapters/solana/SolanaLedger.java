@@ -44,16 +44,16 @@ import static java.util.Objects.requireNonNull;
  * for it, and by the operator where a payment is co-signed; sent, then confirmed by polling its
  * signature at the configured commitment, and rebroadcast while its blockhash is valid.
  *
- * <p>Every signed transaction is journaled before it is sent ({@link Submissions}). Submitting an
- * operation again asks the cluster about the transactions already sent for it and waits for
- * those, so nothing is sent twice; when none of them can land any more (its blockhash expired)
+ * <p>Every signed transaction is journaled before it is sent ({@link Submissions}), in the journal
+ * every server process shares. Submitting an operation again, from any process, asks the cluster
+ * about the transaction already recorded for it and waits for that one, so nothing is sent twice; when none of them can land any more (its blockhash expired)
  * the operation fails with {@code transaction_expired}, and the books give the money back.
  *
  * <p>A co-signed payment is a durable-nonce transaction: {@link #coSignMessage} opens a nonce
  * account for the operation, so the message the operator signs stays valid however long the
  * co-signature takes, and can land only once.
  */
-public final class SolanaLedger implements LedgerPort, AutoCloseable {
+public final class SolanaLedger implements LedgerPort {
     private static final int LOCK_STRIPES = 1024;
     private static final long REBROADCAST_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int FIRST_POLICY_ENTRIES = 12;
@@ -169,11 +169,6 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        journal.close();
-    }
-
     // ------------------------------------------------------------------ sending one operation
 
     /** What to send for an operation: a refusal decided before sending, or a transaction. */
@@ -206,8 +201,9 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
     }
 
     /**
-     * Answers the operation's outcome, sending a transaction only if none was sent for it before;
-     * one caller at a time per operation.
+     * Answers the operation's outcome, sending a transaction only if none was recorded for it
+     * before; one caller at a time per operation in this process, and across processes the first
+     * transaction recorded is the only one sent.
      */
     private LedgerOutcome once(String operationId, Planner planner) throws RpcException {
         synchronized (locks[Math.floorMod(operationId.hashCode(), LOCK_STRIPES)]) {
@@ -226,17 +222,19 @@ public final class SolanaLedger implements LedgerPort, AutoCloseable {
                     return settle(operationId, ProgramError.INVALID_ARGUMENT.rejected("the transaction would exceed "
                             + LegacyMessage.MAX_TRANSACTION_SIZE + " bytes"));
                 }
-                journal.attempted(operationId, attempt.get());
-                broadcast(attempt.get());
-                attempts = List.of(attempt.get());
+                Attempt recorded = journal.attempted(operationId, attempt.get());
+                // Another process recorded its transaction first: that one is followed, and ours never leaves.
+                if (recorded.signature().equals(attempt.get().signature())) {
+                    broadcast(recorded);
+                }
+                attempts = List.of(recorded);
             }
             return await(operationId, attempts);
         }
     }
 
     private LedgerOutcome settle(String operationId, LedgerOutcome outcome) {
-        journal.settled(operationId, outcome);
-        return outcome;
+        return journal.settled(operationId, outcome);
     }
 
     /** Polls the attempts' signatures until one reaches the commitment, all have expired, or the timeout. */

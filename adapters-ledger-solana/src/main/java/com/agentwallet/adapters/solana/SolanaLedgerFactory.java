@@ -5,6 +5,7 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.solana.SolanaPrograms;
 import com.agentwallet.core.port.LedgerAdapterFactory;
 import com.agentwallet.core.port.LedgerContext;
+import com.agentwallet.core.port.LedgerJournal;
 import com.agentwallet.core.port.LedgerPort;
 import org.p2p.solanaj.core.Account;
 import org.p2p.solanaj.core.PublicKey;
@@ -39,8 +40,8 @@ import java.util.function.Function;
  *       {@code session_root} derives the wallets' session keys. No key is ever logged;</li>
  *   <li>{@code timeout_ms} (default 60000) to wait for a confirmation, {@code poll_interval_ms}
  *       (default 400) between status polls, {@code rpc_timeout_ms} (default 10000) per RPC call;</li>
- *   <li>{@code persist} ({@code true}: the submissions journal is kept under {@code <data>/ledger-solana/}).</li>
  * </ul>
+ * Its submissions journal is the context's {@link LedgerJournal}, in the service's database.
  */
 public final class SolanaLedgerFactory implements LedgerAdapterFactory {
     public static final String NAME = "solana";
@@ -84,9 +85,8 @@ public final class SolanaLedgerFactory implements LedgerAdapterFactory {
         Commitment commitment = Commitment.parse(context.setting("commitment", "confirmed"));
         int rpcTimeout = (int) context.longSetting("rpc_timeout_ms", 10_000);
         SolanaRpc rpc = new SolanaRpc(new RpcClient(rpcUrl, rpcTimeout, rpcTimeout, rpcTimeout), commitment);
-        Submissions journal = Boolean.parseBoolean(context.setting("persist", "true"))
-                ? Submissions.open(context.dataDirectory().resolve("ledger-solana").resolve("submissions.jsonl"))
-                : Submissions.inMemory();
+        Submissions journal = new Submissions(context.journal().orElseThrow(() -> new IllegalStateException(
+                "the solana ledger keeps its submissions in the service's journal, and none was given")));
         return new SolanaLedger(rpc, commitment, address(context, "program_id", DEFAULT_PROGRAM_ID),
                 new PublicKey(address(context, "usdc_mint", mint).bytes()), keys(context), journal,
                 Duration.ofMillis(context.longSetting("timeout_ms", 60_000)),

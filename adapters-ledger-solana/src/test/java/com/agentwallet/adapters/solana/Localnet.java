@@ -1,6 +1,8 @@
 package com.agentwallet.adapters.solana;
 
 import com.agentwallet.core.port.LedgerContext;
+import com.agentwallet.core.port.LedgerJournal;
+import com.agentwallet.core.testing.InMemoryLedgerJournal;
 import com.agentwallet.core.port.LedgerPlugins;
 import com.agentwallet.core.port.LedgerPort;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -139,12 +141,17 @@ public final class Localnet implements AutoCloseable {
     }
 
     /**
-     * A {@code solana} ledger on this localnet, found as the server finds it, keeping its state under
-     * {@code data} and pushing {@code clock} to the chain before every call.
+     * A {@code solana} ledger on this localnet, found as the server finds it, keeping its keys under
+     * {@code data}, its journal in memory, and pushing {@code clock} to the chain before every call.
      */
     public ClockedLedger ledger(Clock clock, Path data) {
+        return ledger(clock, data, new InMemoryLedgerJournal());
+    }
+
+    /** {@link #ledger(Clock, Path)} with {@code journal}, which ledgers share as server processes share the database. */
+    public ClockedLedger ledger(Clock clock, Path data, LedgerJournal journal) {
         LedgerPort ledger = LedgerPlugins.find(SolanaLedgerFactory.NAME, getClass().getClassLoader())
-                .create(new LedgerContext(clock, data, ledgerSettings(data.resolve("fee-payer.json"))));
+                .create(new LedgerContext(clock, data, ledgerSettings(data.resolve("fee-payer.json")), journal));
         return new ClockedLedger(ledger, clock, this);
     }
 

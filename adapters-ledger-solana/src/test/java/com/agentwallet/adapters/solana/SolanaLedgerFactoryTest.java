@@ -3,6 +3,7 @@ package com.agentwallet.adapters.solana;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPlugins;
+import com.agentwallet.core.testing.InMemoryLedgerJournal;
 import com.agentwallet.core.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,13 @@ class SolanaLedgerFactoryTest {
     }
 
     @Test
+    void withoutTheServicesJournalThereIsNoSolanaLedger() {
+        assertThatThrownBy(() -> new SolanaLedgerFactory(KEYS_AS_JSON).create(new LedgerContext(
+                MutableClock.atTestEpoch(), data, Map.of("rpc_url", "http://127.0.0.1:1"))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("journal");
+    }
+
+    @Test
     void oneKeyInTwoRolesIsRefused() {
         assertRefused(Map.of(), "ledger.keys", variable -> variable.equals("AGENT_WALLET_REGISTRAR") ? SECRET_JSON
                 : KEYS_AS_JSON.apply(variable));
@@ -96,10 +104,11 @@ class SolanaLedgerFactoryTest {
     }
 
     private Object create(Map<String, String> settings, Function<String, String> environment) {
-        Map<String, String> all = new HashMap<>(Map.of("rpc_url", "http://127.0.0.1:1", "persist", "false"));
+        Map<String, String> all = new HashMap<>(Map.of("rpc_url", "http://127.0.0.1:1"));
         all.putAll(settings);
         all.values().removeIf(String::isEmpty);
-        return new SolanaLedgerFactory(environment).create(new LedgerContext(MutableClock.atTestEpoch(), data, all));
+        return new SolanaLedgerFactory(environment).create(new LedgerContext(MutableClock.atTestEpoch(), data, all,
+                new InMemoryLedgerJournal()));
     }
 
     private static String json(byte[] secret) {

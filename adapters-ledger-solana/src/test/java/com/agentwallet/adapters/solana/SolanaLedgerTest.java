@@ -16,7 +16,9 @@ import com.agentwallet.core.ledger.solana.LegacyMessage;
 import com.agentwallet.core.ledger.solana.PaymentTransaction;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.port.LedgerJournal;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.testing.InMemoryLedgerJournal;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.TestCoSigner;
@@ -31,10 +33,7 @@ import org.p2p.solanaj.core.Account;
 import org.p2p.solanaj.core.PublicKey;
 import org.p2p.solanaj.rpc.RpcClient;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
@@ -43,6 +42,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -71,6 +75,7 @@ class SolanaLedgerTest {
     private final RandomIdGenerator ids = new RandomIdGenerator(new Random(test));
     private final String run = "test-" + test;
     private LedgerPort ledger;
+    private final InMemoryLedgerJournal journal = new InMemoryLedgerJournal();
 
     @BeforeAll
     static void startLocalnet() {
@@ -94,13 +99,9 @@ class SolanaLedgerTest {
         LedgerInstruction.Pay pay = pay(wallet, merchant, "30");
         LedgerOutcome first = ledger.submit(pay);
         assertThat(first).isInstanceOf(LedgerOutcome.Confirmed.class);
-        closeLedger();
 
-        // The process died after sending, before it recorded the outcome: only the attempt is on disk.
-        Path journal = data.resolve("ledger-solana/submissions.jsonl");
-        List<String> lines = Files.readAllLines(journal, StandardCharsets.UTF_8);
-        Files.write(journal, lines.stream().filter(line -> !(line.contains("\"" + pay.operationId() + "\"")
-                && line.contains("\"outcome\""))).toList(), StandardCharsets.UTF_8);
+        // The process died after sending, before it recorded the outcome: only the attempt is in the journal.
+        journal.forgetOutcome(pay.operationId());
 
         ledger = newLedger();
         assertThat(ledger.submit(pay)).isEqualTo(first);
@@ -110,18 +111,44 @@ class SolanaLedgerTest {
     }
 
     @Test
+    void twoProcessesSubmittingOnePaymentAtOnceOverOneJournalPayOnceAndHearTheSameOutcome() throws Exception {
+        LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
+        String merchant = payee("merchant");
+        LedgerInstruction.Pay pay = pay(wallet, merchant, "30");
+        LedgerPort otherProcess = newLedger();
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService processes = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<LedgerOutcome>> outcomes = List.of(processes.submit(() -> {
+                start.await();
+                return ledger.submit(pay);
+            }), processes.submit(() -> {
+                start.await();
+                return otherProcess.submit(pay);
+            }));
+            start.countDown();
+            LedgerOutcome first = outcomes.get(0).get(60, TimeUnit.SECONDS);
+            assertThat(first).isInstanceOf(LedgerOutcome.Confirmed.class);
+            assertThat(outcomes.get(1).get(60, TimeUnit.SECONDS)).isEqualTo(first);
+            assertThat(journal.attempt(pay.operationId()).orElseThrow().signature())
+                    .isEqualTo(((LedgerOutcome.Confirmed) first).signature());
+        } finally {
+            processes.shutdownNow();
+        }
+        assertThat(received(merchant)).isEqualTo(Usdc.parse("30"));
+        assertThat(balance(wallet)).isEqualTo(Usdc.parse("70"));
+    }
+
+    @Test
     void anOperationWhoseTransactionExpiredUnsentFailsWithoutMovingMoneyAndStaysFailed() throws Exception {
         LedgerAddress wallet = fundedWallet(PolicyRules.NONE, "100");
         String merchant = payee("merchant");
         LedgerInstruction.Pay pay = pay(wallet, merchant, "30");
-        closeLedger();
         // The process journaled the signed transaction and died before sending it; its blockhash is long gone.
         byte[] neverSent = new byte[64];
         new Random(test).nextBytes(neverSent);
-        String signature = Base58.encode(neverSent);
-        Files.writeString(data.resolve("ledger-solana/submissions.jsonl"), "{\"op\":\"" + pay.operationId()
-                + "\",\"signature\":\"" + signature + "\",\"transaction\":\"AA==\",\"last_valid_block_height\":0,"
-                + "\"programs\":[]}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        journal.attempted(pay.operationId(), new LedgerJournal.Attempt(Base58.encode(neverSent),
+                "{\"transaction\":\"AA==\",\"last_valid_block_height\":0,\"programs\":[]}"));
         localnet.call("localnet_advanceSlots", "[2]");
 
         ledger = newLedger();
@@ -240,10 +267,8 @@ class SolanaLedgerTest {
                 .contains(newcomer, "must open one");
         assertThat(exists(usdcAccountOf(newcomer))).isFalse();
         assertThat(balance(wallet)).isEqualTo(Usdc.parse("100"));
-        assertThat(Files.readAllLines(data.resolve("ledger-solana/submissions.jsonl"), StandardCharsets.UTF_8))
-                .as("the operation's journal lines: its outcome, no transaction")
-                .filteredOn(line -> line.contains("\"" + pay.operationId() + "\""))
-                .isNotEmpty().noneMatch(line -> line.contains("\"signature\""));
+        assertThat(journal.outcome(pay.operationId())).as("the operation's journal: its outcome").isPresent();
+        assertThat(journal.attempt(pay.operationId())).as("and no transaction").isEmpty();
 
         localnet.openUsdcAccount(newcomer);
         confirmed(pay(wallet, newcomer, "0.000001"));
@@ -326,12 +351,9 @@ class SolanaLedgerTest {
         return Optional.ofNullable((Map<?, ?>) rpc.statuses(List.of(signature)).get(0).orElseThrow().err());
     }
 
+    /** A ledger as a server process has it: a restart, or another process, is another ledger on the same journal. */
     private LedgerPort newLedger() {
-        return localnet.ledger(clock, data);
-    }
-
-    private void closeLedger() throws Exception {
-        ((AutoCloseable) ledger).close();
+        return localnet.ledger(clock, data, journal);
     }
 
     private OrgId organisation() {

@@ -21,9 +21,11 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 final class JdbiTransactions implements TransactionStore {
     static final Pipeline.RowReader<Transaction> READ = rs -> {
@@ -95,6 +97,8 @@ final class JdbiTransactions implements TransactionStore {
      * locked row before the transaction ends.
      */
     private final Map<TxId, Optional<TransactionStatus>> locked = new HashMap<>();
+    /** The transactions this unit of work inserted: nobody else knows their ids before it commits. */
+    private final Set<TxId> inserted = new HashSet<>();
 
     /**
      * The condition that a transaction, whose status is {@code column}, is still pending, for a
@@ -119,6 +123,7 @@ final class JdbiTransactions implements TransactionStore {
     @Override
     public void insert(Transaction tx) {
         pipeline.send(INSERT, tx);
+        inserted.add(tx.id());
     }
 
     @Override
@@ -185,6 +190,30 @@ final class JdbiTransactions implements TransactionStore {
             pipeline.flush();
         }
         return locked.get(id);
+    }
+
+    /**
+     * One statement: a claim is made, or taken over from a holder whose claim lapsed, or left to its
+     * holder. The claim of a transaction this unit of work inserted is held back (see {@link Pipeline}):
+     * nobody else can have claimed an id nobody else knows, and were it so, the insert would fail the
+     * unit of work rather than take the claim.
+     */
+    @Override
+    public boolean claimSettlement(TxId id, String holder, Instant now, Instant until) {
+        if (inserted.contains(id)) {
+            pipeline.send("INSERT INTO settlement_claims (tx_id, holder, until) VALUES (?, ?, ?)", id.value(), holder,
+                    Rows.timestamp(until));
+            return true;
+        }
+        return pipeline.update("INSERT INTO settlement_claims (tx_id, holder, until) VALUES (?, ?, ?) "
+                + "ON CONFLICT (tx_id) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until "
+                + "WHERE settlement_claims.until <= ? OR settlement_claims.holder = EXCLUDED.holder",
+                id.value(), holder, Rows.timestamp(until), Rows.timestamp(now)) == 1;
+    }
+
+    @Override
+    public boolean releaseSettlement(TxId id, String holder) {
+        return pipeline.update("DELETE FROM settlement_claims WHERE tx_id = ? AND holder = ?", id.value(), holder) == 1;
     }
 
     @Override

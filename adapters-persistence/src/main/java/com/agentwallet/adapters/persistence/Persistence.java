@@ -1,5 +1,6 @@
 package com.agentwallet.adapters.persistence;
 
+import com.agentwallet.core.port.LedgerJournal;
 import com.agentwallet.core.port.Storage;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
@@ -45,6 +46,11 @@ public final class Persistence implements AutoCloseable {
     /** The storage over these books, on the service's clock. */
     public Storage storage(Clock clock) {
         return new JdbiStorage(jdbi, clock);
+    }
+
+    /** The ledger plugin's journal of its submissions, in these books. */
+    public LedgerJournal ledgerJournal() {
+        return new JdbiLedgerJournal(jdbi);
     }
 
     public Jdbi jdbi() {

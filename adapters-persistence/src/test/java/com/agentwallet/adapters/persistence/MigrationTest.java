@@ -45,7 +45,8 @@ class MigrationTest {
     private static final Set<String> SCHEMA_TABLES = Set.of("organisations", "api_keys", "policies", "policy_audit",
             "recipient_categories", "wallets", "spend_entries", "escrows", "transactions", "idempotency_keys", "request_keys",
             "outbox_events", "fan_out_horizon", "webhooks", "webhook_deliveries", "delivery_attempts", "export_jobs",
-            "dashboard_users", "dashboard_sessions", "rate_buckets");
+            "dashboard_users", "dashboard_sessions", "rate_buckets", "settlement_claims", "ledger_attempts",
+            "ledger_outcomes");
     private static final Set<String> LIQUIBASE_TABLES = Set.of("databasechangelog", "databasechangeloglock");
 
     private static HikariDataSource migrated;

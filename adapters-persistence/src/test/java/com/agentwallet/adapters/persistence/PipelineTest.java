@@ -502,8 +502,8 @@ class PipelineTest {
                 "SET LOCAL plan_cache_mode + SELECT pg_advisory_xact_lock + SELECT idempotency_keys + SELECT wallets "
                         + "+ SELECT policies + SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
-                        + "+ INSERT outbox_events + COMMIT",
-                "SET LOCAL plan_cache_mode + SELECT transactions",
+                        + "+ INSERT outbox_events + INSERT settlement_claims + COMMIT",
+                "SET LOCAL plan_cache_mode + SELECT transactions + DELETE settlement_claims",
                 "UPDATE transactions + INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 

@@ -10,6 +10,7 @@ import com.agentwallet.core.crypto.Hashing;
 import com.agentwallet.core.escrow.Escrow;
 import com.agentwallet.core.escrow.EscrowStatus;
 import com.agentwallet.core.escrow.LockEscrow;
+import com.agentwallet.core.event.EventPublisher;
 import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.export.ExportJob;
 import com.agentwallet.core.id.EventId;
@@ -18,21 +19,26 @@ import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.ledger.LedgerInstruction;
+import com.agentwallet.core.ledger.LedgerOutcome;
+import com.agentwallet.core.ledger.ProgramError;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.org.Organisation;
 import com.agentwallet.core.payment.PayCommand;
 import com.agentwallet.core.payment.PaymentResult;
+import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.payment.TransactionType;
 import com.agentwallet.core.policy.Policy;
 import com.agentwallet.core.policy.PolicyAuditEntry;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.PasswordHasher;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreServices;
 import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.ForwardingLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.testing.TestCoSigner;
@@ -54,11 +60,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import static com.agentwallet.adapters.persistence.PgBooks.events;
 import static com.agentwallet.adapters.persistence.PgBooks.number;
@@ -76,6 +90,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PostgresUseCasesTest {
     private static final String PAYEE = Addresses.external("payee");
     private static final String PROOF = Hashing.sha256Hex("the finished work");
+    private static final Duration CLAIM_PATIENCE = Duration.ofSeconds(30);
 
     private static HikariDataSource pool;
     private static Jdbi jdbi;
@@ -529,5 +544,133 @@ class PostgresUseCasesTest {
         assertThat(core.exports.get(org, job.id()).value()).isEqualTo(job);
         assertThat(text(jdbi, "SELECT status || ' ' || format FROM export_jobs WHERE id = ?", job.id().value()))
                 .isEqualTo("pending json");
+    }
+
+    /*
+     * Two server processes settling over one database: each its own storage and Settlement over the
+     * same database and ledger. Their claims keep them from settling one transaction at once, and a
+     * claim left by a process that died lapses for the other to finish.
+     */
+    @Test
+    void twoProcessesRecoveringTheSamePaymentsSubmitEachOnceAndSettleThemAll() throws Exception {
+        List<Transaction> pending = pendingPayments(6);
+        GatedLedger gated = new GatedLedger(ledger, instruction -> ledger.submit(instruction));
+        Settlement first = process(gated, 1);
+        Settlement second = process(gated, 2);
+
+        ExecutorService processes = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Integer>> recoveries = List.of(
+                    processes.submit(() -> first.recover(Duration.ZERO, 100)),
+                    processes.submit(() -> second.recover(Duration.ZERO, 100)));
+            assertThat(gated.entered.tryAcquire(2, CLAIM_PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("each process is in a submission at once").isTrue();
+            assertThat(gated.submissions).as("of two different payments").hasSize(2);
+            assertThat(number(jdbi, "SELECT count(*) FROM settlement_claims")).as("each claimed by its process")
+                    .isEqualTo(2);
+            gated.gate.countDown();
+            for (Future<Integer> recovery : recoveries) {
+                assertThat(recovery.get(CLAIM_PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(pending.size());
+            }
+        } finally {
+            processes.shutdownNow();
+        }
+
+        assertThat(gated.submissions.keySet()).as("none lost")
+                .containsExactlyInAnyOrderElementsOf(pending.stream().map(tx -> tx.id().value()).toList());
+        assertThat(gated.submissions.values()).as("each submitted once").allSatisfy(count ->
+                assertThat(count.get()).isEqualTo(1));
+        assertThat(texts(jdbi, "SELECT DISTINCT status FROM transactions WHERE type = 'payment'"))
+                .containsExactly("confirmed");
+        assertThat(ledger.balanceOf(PAYEE)).isEqualTo(Usdc.parse("6").micros());
+        assertThat(number(jdbi, "SELECT count(*) FROM settlement_claims")).as("every claim ended").isZero();
+    }
+
+    @Test
+    void aProcessThatDiesMidSettlementLeavesItToAnotherOnceItsClaimLapsesAndAppliesNothingAfter() throws Exception {
+        Transaction payment = pendingPayments(1).get(0);
+        // The dying process never reaches the chain; when it wakes, long after, it hears a refusal.
+        GatedLedger dying = new GatedLedger(ledger,
+                instruction -> ProgramError.INSUFFICIENT_FUNDS.rejected("a stale refusal"));
+        GatedLedger living = new GatedLedger(ledger, instruction -> ledger.submit(instruction));
+        living.gate.countDown();
+        Settlement first = process(dying, 1);
+        Settlement second = process(living, 2);
+
+        ExecutorService processes = Executors.newSingleThreadExecutor();
+        try {
+            Future<Transaction> stalled = processes.submit(() -> first.settle(payment.orgId(), payment.id()));
+            assertThat(dying.entered.tryAcquire(CLAIM_PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+            assertThat(second.recover(Duration.ZERO, 10)).isEqualTo(1);
+            assertThat(living.submissions).as("not while the first process's claim runs").isEmpty();
+
+            clock.advance(Settlement.LEASE.plusSeconds(1));
+            second.recover(Duration.ZERO, 10);
+            assertThat(living.submissions.get(payment.id().value())).hasValue(1);
+            assertThat(status(payment)).isEqualTo("confirmed");
+
+            dying.gate.countDown();
+            assertThat(stalled.get(CLAIM_PATIENCE.toSeconds(), TimeUnit.SECONDS).status().wireName())
+                    .as("the refusal heard too late is not applied").isEqualTo("confirmed");
+        } finally {
+            processes.shutdownNow();
+        }
+        assertThat(status(payment)).isEqualTo("confirmed");
+        assertThat(ledger.executed().stream().filter(i -> i.operationId().equals(payment.id().value())))
+                .as("paid once").hasSize(1);
+        assertThat(ledger.balanceOf(PAYEE)).isEqualTo(Usdc.parse("1").micros());
+        assertThat(core.wallets.get(payment.orgId(), payment.walletId()).value().balance())
+                .isEqualTo(Usdc.parse("99"));
+        assertThat(number(jdbi, "SELECT count(*) FROM settlement_claims")).isZero();
+    }
+
+    /** Payments of one USDC each, left pending by a ledger that did not answer. */
+    private List<Transaction> pendingPayments(int count) {
+        OrgId org = organisation("1000");
+        FundedWallet wallet = walletUnderNoRules(org, "agent-1", "100");
+        ledger.leaveUnansweredWhen(instruction -> instruction instanceof LedgerInstruction.Pay);
+        List<Transaction> pending = IntStream.range(0, count).mapToObj(i -> core.payments
+                .pay(paymentFrom(wallet).to(PAYEE).amount("1").build()).value().transaction()).toList();
+        ledger.behaveNormally();
+        assertThat(pending).allSatisfy(tx -> assertThat(status(tx)).isEqualTo("pending"));
+        return pending;
+    }
+
+    /** A server process of its own: its own storage and settlement, over the same database. */
+    private Settlement process(LedgerPort reached, long seed) {
+        return new Settlement(new JdbiStorage(jdbi, clock), reached,
+                new EventPublisher(new RandomIdGenerator(new Random(seed)), clock), clock);
+    }
+
+    /**
+     * The ledger as a process reaches it: counts each operation's submissions, and holds each at a
+     * gate until the test opens it, then answers with {@code answer}.
+     */
+    private static final class GatedLedger extends ForwardingLedger {
+        final Map<String, AtomicInteger> submissions = new ConcurrentHashMap<>();
+        final Semaphore entered = new Semaphore(0);
+        final CountDownLatch gate = new CountDownLatch(1);
+        private final Function<LedgerInstruction, LedgerOutcome> answer;
+
+        GatedLedger(LedgerPort chain, Function<LedgerInstruction, LedgerOutcome> answer) {
+            super(chain);
+            this.answer = answer;
+        }
+
+        @Override
+        public LedgerOutcome submit(LedgerInstruction instruction) {
+            submissions.computeIfAbsent(instruction.operationId(), id -> new AtomicInteger()).incrementAndGet();
+            entered.release();
+            try {
+                if (!gate.await(CLAIM_PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the gate never opened");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            return answer.apply(instruction);
+        }
     }
 }

@@ -72,8 +72,9 @@ public final class PaymentService {
      * pending, and answered as the first request was once that answer is known.
      *
      * <p>The settlement of the new payment's id is held from before the payment exists until its
-     * outcome is applied: no replay or recovery can settle it meanwhile, so it goes to the ledger
-     * from what was just booked, without reading it back.
+     * outcome is applied, and claimed in the database where it is booked: no replay or recovery, in
+     * this process or another, can settle it meanwhile, so it goes to the ledger from what was just
+     * booked, without reading it back.
      */
     public Result<PaymentResult> pay(PayCommand command) {
         TxId id = ids.tx();
@@ -155,6 +156,9 @@ public final class PaymentService {
                     : new DomainEvent.TransactionPending(tx, now));
             Optional<LedgerInstruction> instruction = tx.status() == TransactionStatus.PENDING
                     ? Optional.of(PaymentMovement.payInstruction(tx, attempt.wallet())) : Optional.empty();
+            if (instruction.isPresent()) {
+                settlement.claimCreated(stores, tx.id());
+            }
             return Result.ok(new Booked(tx, Optional.empty(), topup, instruction));
         });
     }

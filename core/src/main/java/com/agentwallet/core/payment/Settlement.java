@@ -10,6 +10,7 @@ import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
+import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.wallet.Wallet;
 
 import java.time.Clock;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -34,13 +36,25 @@ import static java.util.Objects.requireNonNull;
  * Applying is idempotent (only a {@code pending} transaction changes) and submissions are
  * idempotent by transaction id, so a crash at any point is finished by resubmitting.
  *
- * <p>One transaction is settled by one caller of this process at a time (a request, its replay, the
- * recovery job): a refusal is final for the books only if no other submission of the same operation
- * can land after it, and a ledger may refuse one submission and execute the next (the simulator's
- * injected faults do). Without this, a replay racing the first request could have the ledger pay
- * while the books fail the payment and give its money back.
+ * <p>One transaction is settled by one caller at a time (a request, its replay, the recovery job of
+ * any server process): a refusal is final for the books only if no other submission of the same
+ * operation can land after it, and a ledger may refuse one submission and execute the next (the
+ * simulator's injected faults do). Without this, a replay racing the first request could have the
+ * ledger pay while the books fail the payment and give its money back. Across processes this is a
+ * claim in the database ({@link TransactionStore#claimSettlement}) taken before the transaction is
+ * read and submitted, for {@link #LEASE}; the outcome is applied only in the database transaction
+ * that ends the claim while it is still this process's, so a process that outlived its claim
+ * applies nothing, and a process that died leaves the transaction to another once the claim lapses.
+ * Within a process, callers of one transaction also take turns on a lock, so that a replay waits
+ * for the first request's outcome instead of finding the claim taken.
  */
 public final class Settlement {
+    /**
+     * How long a claim on a settlement lasts: longer than any ledger's submission takes (the Solana
+     * adapter's {@code timeout_ms} is a minute by default), so that no claim lapses while its holder
+     * still waits for the ledger, and short enough for a process's death to delay its work little.
+     */
+    public static final Duration LEASE = Duration.ofMinutes(5);
 
     /**
      * The transactions being settled in this process, each with the number of callers holding or
@@ -52,12 +66,25 @@ public final class Settlement {
     private final LedgerPort ledger;
     private final EventPublisher events;
     private final Clock clock;
+    /** This server's name on its claims. */
+    private final String holder;
 
+    /** A settlement whose claims carry a name of its own, which no restart takes up. */
     public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
+        this(storage, ledger, events, clock, UUID.randomUUID().toString());
+    }
+
+    /**
+     * A settlement whose claims carry {@code holder}: a server's name that stays the same across its
+     * restarts, so that a server restarted after it died finishes the settlements it had claimed at
+     * once rather than after their lease. Two servers running at once never share one.
+     */
+    public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock, String holder) {
         this.storage = requireNonNull(storage, "storage is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.holder = requireNonNull(holder, "holder is null");
     }
 
     /** Settles a pending transaction and returns it as it is afterwards; other states are returned unchanged. */
@@ -84,8 +111,19 @@ public final class Settlement {
     }
 
     /**
-     * Settles a transaction the caller has just committed as {@code pending}, while {@link #holding}
-     * its id: submits the instruction it was made with and applies the outcome, without reading it
+     * Claims the settlement of a transaction {@code stores} creates {@code pending}, in the unit of
+     * work that creates it, for {@link #settleCreated}: no other process can settle it before the
+     * claim lapses or is given back.
+     */
+    public void claimCreated(Stores stores, TxId txId) {
+        if (!claim(stores, txId)) {
+            throw new IllegalStateException("the settlement of the new transaction " + txId + " is claimed");
+        }
+    }
+
+    /**
+     * Settles a transaction the caller has just committed as {@code pending} and
+     * {@linkplain #claimCreated claimed}, while {@link #holding} its id: submits the instruction it was made with and applies the outcome, without reading it
      * back first; answers the transaction as it is afterwards. {@code alongside} runs in the database
      * transaction that applies the outcome, with the transaction as it ends; it does not run when the
      * ledger's answer is unknown. A confirmation locks its transaction's row before anything else
@@ -99,12 +137,12 @@ public final class Settlement {
         if (hold == null || !hold.lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("the settlement of " + created.id() + " is not held");
         }
-        LedgerOutcome outcome = submit(created, instruction);
+        LedgerOutcome outcome = submitClaimed(created, instruction);
         if (outcome instanceof LedgerOutcome.Unknown) {
             return created;
         }
         Function<Stores, Transaction> applying = stores -> {
-            Transaction applied = apply(stores, created, outcome);
+            Transaction applied = applyClaimed(stores, created, outcome);
             alongside.accept(stores, applied);
             return applied;
         };
@@ -129,24 +167,71 @@ public final class Settlement {
         }
     }
 
-    /** Submits and applies, with no other settlement of the transaction under way. */
+    /**
+     * Claims, then submits and applies, with no other settlement of the transaction under way. The
+     * transaction is read after the claim is taken: whoever applied an outcome before ended their
+     * claim in the same commit, so a transaction read pending then has no outcome applied.
+     */
     private Transaction settleAlone(OrgId orgId, TxId txId) {
         record Work(Transaction tx, Optional<LedgerInstruction> instruction) {
         }
         Work work = storage.inTransaction(stores -> {
-            Transaction tx = stores.transactions().find(orgId, txId)
-                    .orElseThrow(() -> new IllegalStateException("no transaction " + txId));
-            return new Work(tx, tx.status() == TransactionStatus.PENDING
-                    ? Optional.of(instructionFor(stores, tx)) : Optional.empty());
+            if (!claim(stores, txId)) {
+                // Another process settles it: it stays as it is now until that one applies an outcome.
+                return new Work(current(stores, orgId, txId), Optional.empty());
+            }
+            Transaction tx = current(stores, orgId, txId);
+            if (tx.status() != TransactionStatus.PENDING) {
+                stores.transactions().releaseSettlement(txId, holder);
+                return new Work(tx, Optional.empty());
+            }
+            return new Work(tx, Optional.of(instructionFor(stores, tx)));
         });
         if (work.instruction().isEmpty()) {
             return work.tx();
         }
-        LedgerOutcome outcome = submit(work.tx(), work.instruction().get());
+        LedgerOutcome outcome = submitClaimed(work.tx(), work.instruction().get());
         if (outcome instanceof LedgerOutcome.Unknown) {
             return work.tx();
         }
-        return storage.inTransaction(stores -> apply(stores, work.tx(), outcome));
+        return storage.inTransaction(stores -> applyClaimed(stores, work.tx(), outcome));
+    }
+
+    private boolean claim(Stores stores, TxId txId) {
+        Instant now = clock.instant();
+        return stores.transactions().claimSettlement(txId, holder, now, now.plus(LEASE));
+    }
+
+    /**
+     * Submits a claimed transaction. Unless an outcome comes back to apply, the claim is given back
+     * at once: an unknown outcome is the recovery's to finish, on any process.
+     */
+    private LedgerOutcome submitClaimed(Transaction tx, LedgerInstruction instruction) {
+        LedgerOutcome outcome;
+        try {
+            outcome = submit(tx, instruction);
+        } catch (RuntimeException e) {
+            release(tx.id());
+            throw e;
+        }
+        if (outcome instanceof LedgerOutcome.Unknown) {
+            release(tx.id());
+        }
+        return outcome;
+    }
+
+    private void release(TxId txId) {
+        storage.inTransaction(stores -> stores.transactions().releaseSettlement(txId, holder));
+    }
+
+    /**
+     * Ends the claim and applies the outcome, if the claim is still this process's; otherwise another
+     * process took the settlement over after the claim lapsed, and its outcome decides.
+     */
+    private Transaction applyClaimed(Stores stores, Transaction pending, LedgerOutcome outcome) {
+        return stores.transactions().releaseSettlement(pending.id(), holder)
+                ? apply(stores, pending, outcome)
+                : current(stores, pending.orgId(), pending.id());
     }
 
     /** Sends the instruction of {@code tx}, and what its movement sends in place of it if the ledger refuses it. */
@@ -191,7 +276,7 @@ public final class Settlement {
                 .map(command -> TransactionMachine.apply(pending, command, now).value())
                 .filter(next -> stores.transactions().updateIfPending(next.state()));
         if (step.isEmpty()) {
-            return current(stores, pending);
+            return current(stores, pending.orgId(), pending.id());
         }
         Transaction next = step.get().state();
         events.publish(stores, step.get().events());
@@ -214,8 +299,8 @@ public final class Settlement {
                 : Optional.empty();
     }
 
-    private static Transaction current(Stores stores, Transaction tx) {
-        return stores.transactions().find(tx.orgId(), tx.id())
-                .orElseThrow(() -> new IllegalStateException("no transaction " + tx.id()));
+    private static Transaction current(Stores stores, OrgId orgId, TxId txId) {
+        return stores.transactions().find(orgId, txId)
+                .orElseThrow(() -> new IllegalStateException("no transaction " + txId));
     }
 }

@@ -12,13 +12,25 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What a ledger plugin is created with: the service's clock, the folder where it may keep state,
- * and its own settings as plain strings (the configuration file's {@code ledger:} section).
+ * its own settings as plain strings (the configuration file's {@code ledger:} section), and the
+ * journal of its submissions that every server process shares, which the server always provides.
  */
-public record LedgerContext(Clock clock, Path dataDirectory, Map<String, String> settings) {
+public record LedgerContext(Clock clock, Path dataDirectory, Map<String, String> settings,
+                            Optional<LedgerJournal> journal) {
     public LedgerContext {
         requireNonNull(clock, "clock is null");
         requireNonNull(dataDirectory, "dataDirectory is null");
         settings = Map.copyOf(settings);
+        requireNonNull(journal, "journal is null");
+    }
+
+    /** A context without a shared journal, for a plugin that needs none (the simulator). */
+    public LedgerContext(Clock clock, Path dataDirectory, Map<String, String> settings) {
+        this(clock, dataDirectory, settings, Optional.empty());
+    }
+
+    public LedgerContext(Clock clock, Path dataDirectory, Map<String, String> settings, LedgerJournal journal) {
+        this(clock, dataDirectory, settings, Optional.of(journal));
     }
 
     public Optional<String> setting(String key) {

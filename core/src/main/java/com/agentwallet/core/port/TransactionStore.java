@@ -56,6 +56,20 @@ public interface TransactionStore {
      */
     boolean updateIfPending(Transaction transaction);
 
+    /**
+     * Claims the settlement of transaction {@code id} for {@code holder} until {@code until}: answers
+     * whether it is {@code holder}'s now, which it is not while another holder's claim runs past
+     * {@code now}. The claim commits with the unit of work, whether or not the transaction is pending
+     * or exists: read it after claiming, as the claim's holder.
+     */
+    boolean claimSettlement(TxId id, String holder, Instant now, Instant until);
+
+    /**
+     * Ends {@code holder}'s claim on the settlement of {@code id}, and locks it until the unit of work
+     * ends; answers whether the claim was still {@code holder}'s (it is not once another holder took
+     * it over after it lapsed).
+     */
+    boolean releaseSettlement(TxId id, String holder);
 
     Page<Transaction> list(OrgId orgId, Query query, PageRequest page);
 

@@ -4,15 +4,14 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerAccount;
-import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
-import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
+import com.agentwallet.core.testing.ForwardingLedger;
 import com.agentwallet.core.testing.PaymentRequest;
 import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
@@ -150,13 +149,22 @@ class SettlementRaceTest {
      * first submission waits (a bounded time) for a rival, then is refused without executing; the
      * rival executes and answers only once the refusal was applied to the books.
      */
-    private static final class RacingLedger implements LedgerPort {
-        final FakeLedger chain = new FakeLedger();
+    private static final class RacingLedger extends ForwardingLedger {
+        final FakeLedger chain;
         final AtomicInteger payments = new AtomicInteger();
         private final CountDownLatch rivalArrived = new CountDownLatch(1);
         /** Counted down when the first payment reaches the ledger once racing. */
         final CountDownLatch firstSubmission = new CountDownLatch(1);
         private volatile BooleanSupplier refusalApplied;
+
+        RacingLedger() {
+            this(new FakeLedger());
+        }
+
+        private RacingLedger(FakeLedger chain) {
+            super(chain);
+            this.chain = chain;
+        }
 
         void race(BooleanSupplier refusalApplied) {
             this.refusalApplied = refusalApplied;
@@ -197,31 +205,6 @@ class SettlementRaceTest {
                     return;
                 }
             }
-        }
-
-        @Override
-        public LedgerAddress walletAddress(OrgId orgId, String agentId) {
-            return chain.walletAddress(orgId, agentId);
-        }
-
-        @Override
-        public byte[] coSignMessage(LedgerInstruction.Pay payment) {
-            return chain.coSignMessage(payment);
-        }
-
-        @Override
-        public void coSignAbandoned(String operationId) {
-            chain.coSignAbandoned(operationId);
-        }
-
-        @Override
-        public long currentSlot() {
-            return chain.currentSlot();
-        }
-
-        @Override
-        public Usdc balance(LedgerAccount account) {
-            return chain.balance(account);
         }
     }
 }

@@ -99,6 +99,8 @@ public final class InMemoryStorage implements Storage {
     private final Map<PolicyId, Policy> policies = new LinkedHashMap<>();
     private final List<PolicyAuditEntry> audit = new ArrayList<>();
     private final Map<TxId, Transaction> transactions = new LinkedHashMap<>();
+    /** Who settles a transaction, until when ({@link TransactionStore#claimSettlement}). */
+    private final Map<TxId, SettlementClaim> settlementClaims = new HashMap<>();
     private final Map<WalletId, List<SpendEntry>> spends = new HashMap<>();
     private final Map<EscrowId, Escrow> escrows = new LinkedHashMap<>();
     private final Map<OrgId, Map<String, String>> categories = new HashMap<>();
@@ -170,6 +172,9 @@ public final class InMemoryStorage implements Storage {
 
     public List<SpendEntry> spendsOf(WalletId walletId) {
         return inTransaction(s -> List.copyOf(spends.getOrDefault(walletId, List.of())));
+    }
+
+    private record SettlementClaim(String holder, Instant until) {
     }
 
     private <K, V> void put(Map<K, V> map, K key, V value) {
@@ -669,6 +674,24 @@ public final class InMemoryStorage implements Storage {
                 return false;
             }
             put(transactions, transaction.id(), transaction);
+            return true;
+        }
+
+        public boolean claimSettlement(TxId id, String holder, Instant now, Instant until) {
+            SettlementClaim claim = settlementClaims.get(id);
+            if (claim != null && !claim.holder().equals(holder) && claim.until().isAfter(now)) {
+                return false;
+            }
+            put(settlementClaims, id, new SettlementClaim(holder, until));
+            return true;
+        }
+
+        public boolean releaseSettlement(TxId id, String holder) {
+            SettlementClaim claim = settlementClaims.get(id);
+            if (claim == null || !claim.holder().equals(holder)) {
+                return false;
+            }
+            remove(settlementClaims, id);
             return true;
         }
 

@@ -733,6 +733,28 @@ public abstract class StorageContract {
     }
 
     @Test
+    void aSettlementClaimIsOneHoldersUntilItEndsOrLapses() {
+        TxId id = ids.tx();
+        Instant lapse = T0.plusSeconds(300);
+
+        assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "first", T0, lapse))).isTrue();
+        assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "second", T0.plusSeconds(299), lapse)))
+                .as("refused while the claim runs").isFalse();
+        assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "first", T0.plusSeconds(1), lapse)))
+                .as("its holder's again").isTrue();
+        assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "second", lapse, lapse.plusSeconds(300))))
+                .as("taken over once lapsed").isTrue();
+        assertThat(txBoolean(s -> s.transactions().releaseSettlement(id, "first"))).as("no longer first's").isFalse();
+        assertThatThrownBy(() -> storage.inTransaction(s -> {
+            s.transactions().releaseSettlement(id, "second");
+            throw new IllegalStateException("rolled back");
+        })).hasMessage("rolled back");
+        assertThat(txBoolean(s -> s.transactions().releaseSettlement(id, "second"))).as("kept by the rollback").isTrue();
+        assertThat(txBoolean(s -> s.transactions().releaseSettlement(id, "second"))).as("ended").isFalse();
+        assertThat(txBoolean(s -> s.transactions().claimSettlement(id, "first", T0, lapse))).as("free again").isTrue();
+    }
+
+    @Test
     void aConditionalUpdateStoresAPendingTransactionOnlyOnce() {
         Organisation org = givenOrg();
         Wallet wallet = givenWalletOfOrg(org);
