@@ -11,22 +11,33 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
  * The simulated chain's durable history: one JSON line per instruction that reached the chain,
  * written before its outcome is answered. Replaying the lines through the program rebuilds
  * the chain exactly, since execution is deterministic in (state, instruction, chain time).
+ *
+ * <p>Several server processes on one machine may share the file: a submission {@link #hold}s the
+ * file's lock, {@link #catchUp reads} the lines the others appended since, and appends its own
+ * before it lets go, so every process applies the same lines in the same order. A line a killed
+ * process left half written never ends in a newline: no one reads it, and the next append
+ * overwrites it.
  */
 final class Journal implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -34,17 +45,27 @@ final class Journal implements AutoCloseable {
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final int READ_BUFFER = 1 << 16;
+    /**
+     * One lock per file within this JVM, taken before the file's: a JVM may hold a file's lock only
+     * once, and two simulators over one file in one JVM would otherwise fail rather than wait.
+     */
+    private static final Map<Path, ReentrantLock> IN_THIS_JVM = new ConcurrentHashMap<>();
 
     /** One line: an instruction that reached the chain at {@code at} (the program may have refused it). */
     record Entry(Instant at, LedgerInstruction instruction) {
     }
 
     private final Optional<Path> file;
-    private final Optional<BufferedWriter> writer;
+    private final Optional<FileChannel> channel;
+    /** Bytes of the whole lines read or written so far: where the next line starts. */
+    private long consumed;
+    /** Their number: an old line without a sequence gets its position as one. */
+    private long lines;
 
-    private Journal(Optional<Path> file, Optional<BufferedWriter> writer) {
+    private Journal(Optional<Path> file, Optional<FileChannel> channel) {
         this.file = file;
-        this.writer = writer;
+        this.channel = channel;
     }
 
     /** A journal kept in memory only: the chain is forgotten with the process. */
@@ -52,32 +73,78 @@ final class Journal implements AutoCloseable {
         return new Journal(Optional.empty(), Optional.empty());
     }
 
-    /** Opens (or creates) the journal file, to be {@link #replay}ed and then appended to. */
+    /** Opens (or creates) the journal file, to be {@link #catchUp caught up} with and then appended to. */
     static Journal open(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            return new Journal(Optional.of(file), Optional.of(writer));
+            Files.createDirectories(absolute.getParent());
+            return new Journal(Optional.of(absolute), Optional.of(FileChannel.open(absolute, StandardOpenOption.CREATE,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the simulator journal " + file, e);
         }
     }
 
+    /** The file's lock, held until closed; the caller holds its simulator's monitor. */
+    interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Takes the file's lock, waiting while another process (or simulator of this JVM) appends. */
+    Hold hold() {
+        if (channel.isEmpty()) {
+            return () -> { };
+        }
+        ReentrantLock local = IN_THIS_JVM.computeIfAbsent(file.get(), path -> new ReentrantLock());
+        local.lock();
+        try {
+            FileLock lock = channel.get().lock();
+            return () -> {
+                try {
+                    lock.release();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot release the simulator journal's lock", e);
+                } finally {
+                    local.unlock();
+                }
+            };
+        } catch (IOException | RuntimeException e) {
+            local.unlock();
+            throw e instanceof IOException io ? new UncheckedIOException("cannot lock the simulator journal", io)
+                    : (RuntimeException) e;
+        }
+    }
+
     /**
-     * Hands {@code each} the lines the journal held when it was opened, oldest first, one at a time:
-     * none is kept once handed on, so a long history costs no memory after the start.
+     * Hands {@code each} the whole lines written since the last call, by this process or another,
+     * oldest first, one at a time: none is kept once handed on, so a long history costs no memory
+     * after the start.
      */
-    void replay(Consumer<Entry> each) {
-        if (file.isEmpty()) {
+    void catchUp(Consumer<Entry> each) {
+        if (channel.isEmpty()) {
             return;
         }
-        try (BufferedReader lines = Files.newBufferedReader(file.get(), StandardCharsets.UTF_8)) {
-            long position = 0;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                position++;
-                if (!line.isBlank()) {
-                    each.accept(read(line, position));
+        try {
+            ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER);
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            long at = consumed;
+            for (int read = channel.get().read(buffer, at); read > 0; read = channel.get().read(buffer.clear(), at)) {
+                at += read;
+                buffer.flip();
+                while (buffer.hasRemaining()) {
+                    byte next = buffer.get();
+                    if (next != '\n') {
+                        line.write(next);
+                        continue;
+                    }
+                    String text = line.toString(StandardCharsets.UTF_8);
+                    line.reset();
+                    lines++;
+                    if (!text.isBlank()) {
+                        each.accept(read(text, lines));
+                    }
+                    consumed += text.getBytes(StandardCharsets.UTF_8).length + 1;
                 }
             }
         } catch (IOException e) {
@@ -91,7 +158,7 @@ final class Journal implements AutoCloseable {
 
     /** The instruction's text, if this journal writes lines: the costly part of a line, made by the caller's thread. */
     Written written(LedgerInstruction instruction) {
-        if (writer.isEmpty()) {
+        if (channel.isEmpty()) {
             return new Written(instruction, Optional.empty());
         }
         try {
@@ -101,9 +168,12 @@ final class Journal implements AutoCloseable {
         }
     }
 
-    /** Appends the line of an instruction that reached the chain at {@code at}. */
+    /**
+     * Appends the line of an instruction that reached the chain at {@code at}; under {@link #hold},
+     * once caught up, so that anything past the whole lines is a line left half written.
+     */
     void append(Written written, Instant at) {
-        if (writer.isEmpty()) {
+        if (channel.isEmpty()) {
             return;
         }
         try {
@@ -111,9 +181,17 @@ final class Journal implements AutoCloseable {
             line.put("at", at.toString());
             line.put("kind", written.instruction().getClass().getSimpleName());
             line.putRawValue("instruction", new RawValue(written.text().orElseThrow()));
-            writer.get().write(JSON.writeValueAsString(line));
-            writer.get().newLine();
-            writer.get().flush();
+            ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
+            FileChannel file = channel.get();
+            if (file.size() > consumed) {
+                file.truncate(consumed);
+            }
+            long position = consumed;
+            while (bytes.hasRemaining()) {
+                position += file.write(bytes, position);
+            }
+            consumed = position;
+            lines++;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the simulator journal", e);
         }
@@ -147,12 +225,13 @@ final class Journal implements AutoCloseable {
 
     @Override
     public void close() {
-        writer.ifPresent(w -> {
-            try {
-                w.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        if (channel.isEmpty()) {
+            return;
+        }
+        try {
+            channel.get().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

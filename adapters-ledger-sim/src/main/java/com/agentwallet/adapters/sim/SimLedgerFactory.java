@@ -21,9 +21,10 @@ import java.util.Optional;
  * The {@code sim} ledger plugin. Settings: {@code program_id}, {@code usdc_mint} (default devnet's),
  * {@code fee_payer_keypair} and {@code session_root_keypair} (solana-keygen JSON files, as the
  * Solana plugin's; by default keys derived from {@code seed}),
- * {@code seed}, {@code genesis}, {@code persist} ({@code true}: the chain is journaled under
- * {@code <data>/ledger-sim/}), {@code failure_rate}, {@code late_rate}, {@code drop_rate},
- * {@code latency_ms}.
+ * {@code seed}, {@code genesis}, {@code persist} ({@code true}: the chain is journaled),
+ * {@code journal} (the journal's file, {@code <data>/ledger-sim/journal.jsonl} by default; server
+ * processes on one machine given the same file share one chain), {@code failure_rate},
+ * {@code late_rate}, {@code drop_rate}, {@code latency_ms}.
  */
 public final class SimLedgerFactory implements LedgerAdapterFactory {
     public static final String NAME = "sim";
@@ -38,7 +39,8 @@ public final class SimLedgerFactory implements LedgerAdapterFactory {
         SimFaults faults = new SimFaults(rate(context, "failure_rate"), rate(context, "late_rate"),
                 rate(context, "drop_rate"), Duration.ofMillis(context.longSetting("latency_ms", 0)));
         Journal journal = Boolean.parseBoolean(context.setting("persist", "true"))
-                ? Journal.open(context.dataDirectory().resolve("ledger-sim").resolve("journal.jsonl"))
+                ? Journal.open(context.setting("journal").map(Path::of)
+                        .orElseGet(() -> context.dataDirectory().resolve("ledger-sim").resolve("journal.jsonl")))
                 : Journal.inMemory();
         long seed = context.longSetting("seed", 1);
         return new SimulatedLedger(address(context, "program_id", SimulatedLedger.DEFAULT_PROGRAM_ID),

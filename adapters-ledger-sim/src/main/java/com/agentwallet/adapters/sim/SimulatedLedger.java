@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * signatures. Co-sign messages are the Solana adapter's, byte for byte ({@link CoSignMessages}),
  * with session keys derived from the fee payer's secret as the Solana adapter derives them. The
  * program's rules run inside each simulated transaction ({@link WalletProgram}); every submission
- * is idempotent by operation id; a journal makes the chain outlive the process. Only the program's
+ * is idempotent by operation id; a journal makes the chain outlive the process, and several
+ * processes on one machine that share it share one chain. Only the program's
  * own refusals are final: an injected fault refuses this submission, and the next one is tried anew.
  */
 public final class SimulatedLedger implements LedgerPort, AutoCloseable {
@@ -66,7 +67,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         this.faults = requireNonNull(faults, "faults is null");
         this.faultSource = new Random(seed);
         this.journal = requireNonNull(journal, "journal is null");
-        journal.replay(entry -> apply(entry.instruction(), Outcomes.Id.of(entry.instruction().operationId()), entry.at()));
+        journal.catchUp(this::replayed);
     }
 
     /** A simulator that keeps its chain in memory only, with no faults: for tests. */
@@ -104,33 +105,43 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
         Journal.Written written = journal.written(instruction);
         Outcomes.Id id = Outcomes.Id.of(instruction.operationId());
         synchronized (this) {
-            LedgerOutcome known = outcomes.find(id, (kind, slot) -> new LedgerOutcome.Confirmed(
-                    kind == instruction.getClass() ? signature : sign(kind, instruction.operationId()), slot));
-            if (known != null) {
-                return known;
+            try (Journal.Hold hold = journal.hold()) {
+                journal.catchUp(this::replayed);
+                return submitCaughtUp(instruction, written, id, signature);
             }
-            if (dropped.remove(instruction.operationId()) != null) {
-                return new LedgerOutcome.Rejected("transaction_expired",
-                        "the transaction never landed and its blockhash expired; it may be submitted again");
-            }
-            return switch (faults.draw(faultSource.nextDouble())) {
-                case FAIL -> new LedgerOutcome.Rejected("ledger_unavailable", "the simulated ledger refused the submission");
-                case DROP -> {
-                    dropped.put(instruction.operationId(), instruction);
-                    yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
-                }
-                case LATE -> {
-                    execute(written, id, signature, clock.instant());
-                    yield new LedgerOutcome.Unknown("submitted; confirmation not seen in time");
-                }
-                case NONE -> execute(written, id, signature, clock.instant());
-            };
         }
+    }
+
+    /** Under the chain's lock, the journal's lines of other processes applied: an operation they ran is known. */
+    private LedgerOutcome submitCaughtUp(LedgerInstruction instruction, Journal.Written written, Outcomes.Id id,
+                                         String signature) {
+        LedgerOutcome known = outcomes.find(id, (kind, slot) -> new LedgerOutcome.Confirmed(
+                kind == instruction.getClass() ? signature : sign(kind, instruction.operationId()), slot));
+        if (known != null) {
+            return known;
+        }
+        if (dropped.remove(instruction.operationId()) != null) {
+            return new LedgerOutcome.Rejected("transaction_expired",
+                    "the transaction never landed and its blockhash expired; it may be submitted again");
+        }
+        return switch (faults.draw(faultSource.nextDouble())) {
+            case FAIL -> new LedgerOutcome.Rejected("ledger_unavailable", "the simulated ledger refused the submission");
+            case DROP -> {
+                dropped.put(instruction.operationId(), instruction);
+                yield new LedgerOutcome.Unknown("submitted; no confirmation yet");
+            }
+            case LATE -> {
+                execute(written, id, signature, clock.instant());
+                yield new LedgerOutcome.Unknown("submitted; confirmation not seen in time");
+            }
+            case NONE -> execute(written, id, signature, clock.instant());
+        };
     }
 
     /** Read under the chain's lock: the message names the wallet's policy and its co-signer as the chain has them. */
     @Override
     public synchronized byte[] coSignMessage(LedgerInstruction.Pay payment) {
+        journal.catchUp(this::replayed);
         return program.coSignMessage(chain, payment).orElseThrow(() -> new LedgerUnavailableException("A co-signed "
                 + "payment needs an open wallet account and a Solana address as its recipient; no message for "
                 + payment.wallet() + " to '" + payment.recipient() + "'"));
@@ -148,6 +159,7 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     @Override
     public synchronized Usdc balance(LedgerAccount account) {
+        journal.catchUp(this::replayed);
         long micros;
         if (account instanceof LedgerAccount.Treasury treasury) {
             micros = chain.treasuries.getOrDefault(treasury.orgId(), 0L);
@@ -163,12 +175,18 @@ public final class SimulatedLedger implements LedgerPort, AutoCloseable {
 
     /** What an address outside the program (a payee) has received. */
     public synchronized Usdc receivedBy(String address) {
+        journal.catchUp(this::replayed);
         return Usdc.ofMicros(chain.external.getOrDefault(address, 0L));
     }
 
     @Override
     public void close() {
         journal.close();
+    }
+
+    /** A line of the journal, written by this process before a restart or by another process sharing it. */
+    private void replayed(Journal.Entry entry) {
+        apply(entry.instruction(), Outcomes.Id.of(entry.instruction().operationId()), entry.at());
     }
 
     private LedgerOutcome execute(Journal.Written written, Outcomes.Id id, String signature, Instant at) {
