@@ -168,7 +168,8 @@ public final class CoreModule extends ConstructorModule {
     @Provides
     @Singleton
     ExportFiles exportFiles() {
-        return new LocalExportFiles(dataDirectory().resolve("exports"));
+        return new LocalExportFiles(configuration.getExports().directory().map(Path::of)
+                .orElseGet(() -> dataDirectory().resolve("exports")));
     }
 
     @Provides

@@ -17,11 +17,12 @@ import java.util.UUID;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Export files in a local folder ({@code <dataDirectory>/exports/}): {@code <id>.<format>}, written
+ * Export files in a local folder ({@code exports.directory}, by default {@code <dataDirectory>/exports/}): {@code <id>.<format>}, written
  * as {@code <id>.<format>.<random>.part} and moved into place when finished, so that a file under
  * its final name is always whole. Each attempt has its own part: a generator that stalled past its
- * lease and the one that took its job over never write into one file. Several servers sharing one database must share this folder too (the
- * server that answers a download may not be the one that wrote the file).
+ * lease and the one that took its job over never write into one file. Several servers sharing one
+ * database must share this folder too (the server that answers a download may not be the one that
+ * wrote the file).
  */
 final class LocalExportFiles implements ExportFiles {
     private static final String PART = ".part";

@@ -350,9 +350,16 @@ public class ServiceConfiguration extends Configuration {
         @Min(1)
         @JsonProperty
         private int generators = 4;
+        /** Where the files are written; {@code <dataDirectory>/exports} when not set. One folder for every server. */
+        @JsonProperty
+        private String directory;
 
         public java.time.Duration retention() {
             return retention.toJavaDuration();
+        }
+
+        public Optional<String> directory() {
+            return Optional.ofNullable(directory).filter(d -> !d.isBlank());
         }
 
         public int generators() {

@@ -20,12 +20,15 @@ import com.agentwallet.adapters.mcp.McpEndpoint;
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.core.auth.ApiKeyService;
 import com.agentwallet.core.escrow.EscrowService;
+import com.agentwallet.core.export.ExportFormat;
 import com.agentwallet.core.export.ExportService;
+import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.org.OrganisationService;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.payment.Spending;
 import com.agentwallet.core.policy.PolicyService;
+import com.agentwallet.core.port.ExportFiles;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.wallet.Allocation;
@@ -49,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,10 +70,24 @@ class WiringTest {
 
     @BeforeEach
     void readTheEmbeddedConfiguration() throws Exception {
+        configuration = embedded(data, Optional.empty());
+    }
+
+    /** {@code config/embedded.yml} on {@code data}, with {@code exports.directory} if given. */
+    private static ServiceConfiguration embedded(Path data, Optional<Path> exports) throws Exception {
         ObjectNode embedded = (ObjectNode) new ObjectMapper(new YAMLFactory())
                 .readTree(Path.of("..", "config", "embedded.yml").toFile());
         embedded.put("dataDirectory", data.toString());
-        configuration = Jackson.newObjectMapper().treeToValue(embedded, ServiceConfiguration.class);
+        exports.ifPresent(folder -> ((ObjectNode) embedded.get("exports")).put("directory", folder.toString()));
+        return Jackson.newObjectMapper().treeToValue(embedded, ServiceConfiguration.class);
+    }
+
+    /** Writes an empty export through the module's {@link ExportFiles}; answers where it landed. */
+    private String writtenExport() {
+        try (ExportFiles.Output output = new CoreModule(configuration, CoreModule.SYSTEM_CLOCK).exportFiles()
+                .create(new RandomIdGenerator(new Random(3)).export(), ExportFormat.CSV)) {
+            return output.finish();
+        }
     }
 
     @Test
@@ -104,6 +123,14 @@ class WiringTest {
                 assertThat(injector.getInstance(binding.getKey())).isSameAs(injector.getInstance(binding.getKey()));
             });
         }
+    }
+
+    @Test
+    void exportFilesAreWrittenUnderTheDataDirectoryOrInTheConfiguredFolderThatServersShare() throws Exception {
+        assertThat(writtenExport()).startsWith(data.resolve("exports").toString());
+        Path shared = data.resolveSibling(data.getFileName() + "-shared-exports");
+        configuration = embedded(data, Optional.of(shared));
+        assertThat(writtenExport()).startsWith(shared.toString()).endsWith(".csv");
     }
 
     @Test

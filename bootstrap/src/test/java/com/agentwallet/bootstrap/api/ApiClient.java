@@ -13,25 +13,46 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A plain HTTPS client of /v1 for tests: {@code call(method, path, key)} with an optional JSON body
  * (an object is written as JSON, a string is sent as it is, raw bytes too, so tests can send broken
  * bodies, even chunked ones without a length) and extra headers, which replace the client's own
- * (a test's {@code Content-Type} wins). Answers are {@link ApiResponse}s.
+ * (a test's {@code Content-Type} wins). Answers are {@link ApiResponse}s. A client {@link #across}
+ * several servers sends each request over HTTPS to the next of them in turn, as a load balancer would.
  */
 public final class ApiClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final String httpsBase;
+    private final List<String> httpsBases;
     private final String httpBase;
     private final HttpClient http;
+    private final AtomicInteger turn = new AtomicInteger();
 
     ApiClient(String httpsBase, String httpBase, SSLContext tls) {
-        this.httpsBase = httpsBase;
+        this(List.of(httpsBase), httpBase, tls);
+    }
+
+    private ApiClient(List<String> httpsBases, String httpBase, SSLContext tls) {
+        this.httpsBases = List.copyOf(httpsBases);
         this.httpBase = httpBase;
         this.http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /**
+     * A client of servers that trust one certificate, each request to the next server in turn (plain
+     * HTTP to the first's): a request that found one server dead is sent again to another.
+     */
+    static ApiClient across(List<ApiClient> servers) {
+        return new ApiClient(servers.stream().flatMap(server -> server.httpsBases.stream()).toList(),
+                servers.get(0).httpBase, servers.get(0).http.sslContext());
+    }
+
+    private String nextHttpsBase() {
+        return httpsBases.get(Math.floorMod(turn.getAndIncrement(), httpsBases.size()));
     }
 
     /** A request under construction. */
@@ -86,7 +107,7 @@ public final class ApiClient {
         }
 
         public ApiResponse send() {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((plainHttp ? httpBase : httpsBase) + path))
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((plainHttp ? httpBase : nextHttpsBase()) + path))
                     .timeout(Duration.ofSeconds(30))
                     .method(method, publisher());
             if (body != null) {

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static com.agentwallet.bootstrap.api.ApiFixtures.body;
@@ -68,7 +69,7 @@ final class BankAudit implements AutoCloseable {
             "transaction.co_sign_required", "transaction.blocked", "escrow.created", "escrow.refunded");
 
     private final ApiFixtures fixtures;
-    private final Path dataDirectory;
+    private final Database database;
     private final WebhookReceiver receiver;
     private final String webhookId;
     /** Deliveries parsed so far, by event id, in the order of their first arrival. */
@@ -90,9 +91,9 @@ final class BankAudit implements AutoCloseable {
         }
     }
 
-    private BankAudit(ApiFixtures fixtures, Path dataDirectory, WebhookReceiver receiver, String webhookId) {
+    private BankAudit(ApiFixtures fixtures, Database database, WebhookReceiver receiver, String webhookId) {
         this.fixtures = fixtures;
-        this.dataDirectory = dataDirectory;
+        this.database = database;
         this.receiver = receiver;
         this.webhookId = webhookId;
     }
@@ -103,13 +104,32 @@ final class BankAudit implements AutoCloseable {
      * it causes is delivered. Close it after.
      */
     static BankAudit watch(ApiClient client, DemoOrg org, Path dataDirectory) {
-        WebhookReceiver receiver = new WebhookReceiver(dataDirectory.resolve("tls/localhost.p12"), KEY_STORE_PASSWORD);
+        return watch(client, org, dataDirectory.resolve("tls/localhost.p12"), Database.embeddedIn(dataDirectory));
+    }
+
+    /**
+     * As {@link #watch(ApiClient, DemoOrg, Path)}, for servers whose certificate is {@code keyStore}
+     * and whose books are in {@code database}.
+     */
+    static BankAudit watch(ApiClient client, DemoOrg org, Path keyStore, Database database) {
+        WebhookReceiver receiver = new WebhookReceiver(keyStore, KEY_STORE_PASSWORD);
         ApiResponse webhook = client.post("/webhooks", org.adminKey(), body("url", receiver.url(), "events", "*"));
         if (webhook.status() != 200) {
             receiver.close();
             throw new IllegalStateException("the audit's webhook was not created: " + webhook);
         }
-        return new BankAudit(new ApiFixtures(client, org), dataDirectory, receiver, webhook.text("webhook_id"));
+        return new BankAudit(new ApiFixtures(client, org), database, receiver, webhook.text("webhook_id"));
+    }
+
+    /**
+     * The servers' PostgreSQL, as its superuser: the URL is read when the books are, since a
+     * restarted server's embedded PostgreSQL may listen elsewhere.
+     */
+    record Database(Supplier<String> url, String password) {
+        /** The embedded PostgreSQL of the server whose data directory is {@code data}. */
+        static Database embeddedIn(Path data) {
+            return new Database(() -> BooksAndChain.databaseUrl(data), BooksAndChain.databasePassword(data));
+        }
     }
 
     /** Waits until the books are still, audits them and the events, and fails listing every broken invariant. */
@@ -285,8 +305,7 @@ final class BankAudit implements AutoCloseable {
 
     /** One read-only snapshot of what the API does not show, from the server's embedded PostgreSQL. */
     private Books readBooks() {
-        try (Connection db = DriverManager.getConnection(BooksAndChain.databaseUrl(dataDirectory), EmbeddedDatabase.USER,
-                BooksAndChain.databasePassword(dataDirectory))) {
+        try (Connection db = DriverManager.getConnection(database.url().get(), EmbeddedDatabase.USER, database.password())) {
             db.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             db.setReadOnly(true);
             db.setAutoCommit(false);
@@ -316,7 +335,7 @@ final class BankAudit implements AutoCloseable {
             db.commit();
             return new Books(treasury, deposits, events);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the books from " + dataDirectory, e);
+            throw new IllegalStateException("cannot read the books from " + database.url().get(), e);
         }
     }
 

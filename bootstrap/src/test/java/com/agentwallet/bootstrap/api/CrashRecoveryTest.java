@@ -80,7 +80,7 @@ class CrashRecoveryTest {
     }
 
     /** How long one server lives: about its share of the time up, at random, never less than {@link #SHORTEST_LIFE}. */
-    private static Duration lifetime(Duration live, int kills, Random random) {
+    static Duration lifetime(Duration live, int kills, Random random) {
         long share = live.toMillis() / (kills + 1);
         return SHORTEST_LIFE.plusMillis(Math.max(0, share - SHORTEST_LIFE.toMillis()) * (50 + random.nextInt(101)) / 100);
     }

@@ -10,7 +10,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -26,15 +28,18 @@ final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final Path data;
+    private final Map<String, String> settings;
     private final int https;
     private final int http;
     private final Path log;
     private final ApiClient client;
     private final DemoOrg org;
 
-    private ServerProcess(Process process, Path data, int https, int http, Path log, ApiClient client, DemoOrg org) {
+    private ServerProcess(Process process, Path data, Map<String, String> settings, int https, int http, Path log,
+                          ApiClient client, DemoOrg org) {
         this.process = process;
         this.data = data;
+        this.settings = settings;
         this.https = https;
         this.http = http;
         this.log = log;
@@ -44,7 +49,15 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts the server on {@code data}, on free ports, and waits until it answers over HTTPS. */
     static ServerProcess start(Path data) {
-        return start(data, freePort(), freePort());
+        return start(data, Map.of());
+    }
+
+    /**
+     * Starts the server on {@code data} with {@code settings} over the tests' configuration (each a
+     * Dropwizard override: {@code "database.url"} to a value), on free ports.
+     */
+    static ServerProcess start(Path data, Map<String, String> settings) {
+        return start(data, settings, freePort(), freePort());
     }
 
     /**
@@ -55,15 +68,15 @@ final class ServerProcess implements AutoCloseable {
         if (process.isAlive()) {
             throw new IllegalStateException("the server process still runs; see " + log);
         }
-        return start(data, https, http);
+        return start(data, settings, https, http);
     }
 
-    private static ServerProcess start(Path data, int https, int http) {
+    private static ServerProcess start(Path data, Map<String, String> settings, int https, int http) {
         Path log = data.resolve("server-process.log");
         Process process;
         try {
             Files.createDirectories(data);
-            process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     // C1 only and the serial collector: half the start-up time on a small shared machine,
                     // for tests that start the server again after every kill.
                     "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -76,14 +89,17 @@ final class ServerProcess implements AutoCloseable {
                     "-Ddw.server.applicationConnectors[1].port=" + http,
                     // The shortest delivery lease: a killed server's deliveries in flight are sent
                     // again by the next one within seconds, not a minute, while the audit waits.
-                    "-Ddw.webhooks.deliveryLease=10s",
-                    AgentWalletApplication.class.getName(), "server", ResourceHelpers.resourceFilePath("api-test.yml")))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+                    "-Ddw.webhooks.deliveryLease=10s"));
+            settings.forEach((name, value) -> command.add("-Ddw." + name + "=" + value));
+            command.addAll(List.of(AgentWalletApplication.class.getName(), "server",
+                    ResourceHelpers.resourceFilePath("api-test.yml")));
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("the server process did not start", e);
         }
         try {
-            return awaitAnswering(process, data, https, http, log);
+            return awaitAnswering(process, data, settings, https, http, log);
         } catch (RuntimeException | AssertionError failed) {
             // A server that never came up must not outlive the test, nor leave its PostgreSQL running.
             try {
@@ -95,7 +111,8 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static ServerProcess awaitAnswering(Process process, Path data, int https, int http, Path log) {
+    private static ServerProcess awaitAnswering(Process process, Path data, Map<String, String> settings, int https,
+                                                int http, Path log) {
         Path credentials = data.resolve("demo-credentials.json");
         DemoOrg org = Eventually.await(START_LIMIT, () -> "the server process did not come up; see " + log, () -> {
             if (!process.isAlive()) {
@@ -105,7 +122,7 @@ final class ServerProcess implements AutoCloseable {
         });
         ApiClient client = new ApiClient("https://localhost:" + https + "/v1", "http://localhost:" + http + "/v1",
                 ApiServer.trusting(data.resolve("tls/localhost.p12")));
-        ServerProcess server = new ServerProcess(process, data, https, http, log, client, org);
+        ServerProcess server = new ServerProcess(process, data, settings, https, http, log, client, org);
         Eventually.await(START_LIMIT, () -> "the server process does not answer over HTTPS; see " + log,
                 server::answers);
         return server;
