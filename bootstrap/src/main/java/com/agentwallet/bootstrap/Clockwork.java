@@ -8,6 +8,7 @@ import com.agentwallet.core.payment.IdempotencyKeys;
 import com.agentwallet.core.payment.PaymentService;
 import com.agentwallet.core.payment.Settlement;
 import com.agentwallet.core.port.LedgerUnavailableException;
+import com.agentwallet.core.port.ScheduledRuns;
 import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.reconcile.ReconciliationReport;
@@ -32,7 +33,7 @@ import static java.util.Objects.requireNonNull;
  * refunded, co-sign windows close, expired policies freeze their wallets, idempotency keys older
  * than their 24 h retention are forgotten, API keys' last uses are written, expired dashboard
  * sessions are purged, export files kept for their retention are deleted, and the books are
- * reconciled with the ledger now and then. Pending exports are generated on threads of their own
+ * reconciled with the ledger now and then, by one of the servers sharing the database each time. Pending exports are generated on threads of their own
  * (the configured number of generators), so that a long file never delays the time-critical jobs;
  * a generator holds no transaction while it writes a file, and the claim query lets one
  * organisation have at most three files written at once across every process. Each job's time comes from the injected clock, and each claims its work with
@@ -54,6 +55,7 @@ public final class Clockwork implements Managed {
     private final WalletService wallets;
     private final ExportService exports;
     private final Reconciliation reconciliation;
+    private final ScheduledRuns scheduledRuns;
     private final UserService users;
     private final ServiceConfiguration.ClockworkSettings settings;
     private final int exportGenerators;
@@ -67,8 +69,9 @@ public final class Clockwork implements Managed {
     @Inject
     public Clockwork(Settlement settlement, EscrowService escrows, PaymentService payments,
                      IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys,
-                     WalletService wallets, ExportService exports, Reconciliation reconciliation, UserService users,
-                     ServiceConfiguration.ClockworkSettings settings, ServiceConfiguration.ExportsSettings exportSettings) {
+                     WalletService wallets, ExportService exports, Reconciliation reconciliation,
+                     ScheduledRuns scheduledRuns, UserService users, ServiceConfiguration.ClockworkSettings settings,
+                     ServiceConfiguration.ExportsSettings exportSettings) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
@@ -78,6 +81,7 @@ public final class Clockwork implements Managed {
         this.wallets = requireNonNull(wallets, "wallets is null");
         this.exports = requireNonNull(exports, "exports is null");
         this.reconciliation = requireNonNull(reconciliation, "reconciliation is null");
+        this.scheduledRuns = requireNonNull(scheduledRuns, "scheduledRuns is null");
         this.users = requireNonNull(users, "users is null");
         this.settings = requireNonNull(settings, "settings is null");
         this.exportGenerators = exportSettings.generators();
@@ -130,8 +134,12 @@ public final class Clockwork implements Managed {
         run("export generation", () -> exports.generatePending(EXPORT_BATCH));
     }
 
+    /** Each server schedules it; the one that takes the period's run in the database runs it. */
     private void reconcile() {
-        ReconciliationReport report = reconciliation.run();
+        reconciliation.runIfDue(scheduledRuns, settings.reconcileEvery()).ifPresent(Clockwork::log);
+    }
+
+    private static void log(ReconciliationReport report) {
         if (report.isClean()) {
             LOG.info("Reconciliation: {} accounts agree with the ledger, {} skipped while money was in flight",
                     report.checked(), report.skippedInFlight());

@@ -33,6 +33,7 @@ import com.agentwallet.core.port.LedgerPlugins;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.PasswordHasher;
 import com.agentwallet.core.port.ReceiverGuard;
+import com.agentwallet.core.port.ScheduledRuns;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.reconcile.Reconciliation;
@@ -203,6 +204,12 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     Reconciliation reconciliation(Storage storage, LedgerPort ledger, Clock clock) {
         return new Reconciliation(storage, ledger, clock, Reconciliation.DEFAULT_STUCK_AFTER);
+    }
+
+    @Provides
+    @Singleton
+    ScheduledRuns scheduledRuns(Persistence persistence) {
+        return persistence.scheduledRuns();
     }
 
     private Path dataDirectory() {

@@ -36,6 +36,7 @@ import com.agentwallet.core.policy.PolicyRules;
 import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.ScheduledRuns;
 import com.agentwallet.core.reconcile.Reconciliation;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.user.SignedIn;
@@ -168,7 +169,8 @@ class OperatorCommandsTest {
                 injector.getInstance(RequestKeys.class), injector.getInstance(ApiKeyService.class),
                 injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
-                injector.getInstance(UserService.class), configuration.getClockwork(), configuration.getExports());
+                injector.getInstance(ScheduledRuns.class), injector.getInstance(UserService.class),
+                configuration.getClockwork(), configuration.getExports());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.port.LedgerJournal;
+import com.agentwallet.core.port.ScheduledRuns;
 import com.agentwallet.core.port.Storage;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jdbi.v3.core.Jdbi;
@@ -51,6 +52,11 @@ public final class Persistence implements AutoCloseable {
     /** The ledger plugin's journal of its submissions, in these books. */
     public LedgerJournal ledgerJournal() {
         return new JdbiLedgerJournal(jdbi);
+    }
+
+    /** The runs of the periodic jobs one process runs for all, in these books. */
+    public ScheduledRuns scheduledRuns() {
+        return new JdbiScheduledRuns(jdbi);
     }
 
     public Jdbi jdbi() {

@@ -46,7 +46,7 @@ class MigrationTest {
             "recipient_categories", "wallets", "spend_entries", "escrows", "transactions", "idempotency_keys", "request_keys",
             "outbox_events", "fan_out_horizon", "webhooks", "webhook_deliveries", "delivery_attempts", "export_jobs",
             "dashboard_users", "dashboard_sessions", "rate_buckets", "settlement_claims", "ledger_attempts",
-            "ledger_outcomes");
+            "ledger_outcomes", "scheduled_runs");
     private static final Set<String> LIQUIBASE_TABLES = Set.of("databasechangelog", "databasechangeloglock");
 
     private static HikariDataSource migrated;

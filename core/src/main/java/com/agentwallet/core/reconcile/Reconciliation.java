@@ -14,6 +14,7 @@ import com.agentwallet.core.payment.Transaction;
 import com.agentwallet.core.payment.TransactionStatus;
 import com.agentwallet.core.port.EscrowStore;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.ScheduledRuns;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.TransactionStore;
 import com.agentwallet.core.port.WalletStore;
@@ -40,6 +41,8 @@ import static java.util.Objects.requireNonNull;
 public final class Reconciliation {
     public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(10);
     private static final int MAX_STUCK_REPORTED = 100;
+    /** Its name among the scheduled runs. */
+    static final String JOB = "reconciliation";
 
     private final Storage storage;
     private final LedgerPort ledger;
@@ -51,6 +54,14 @@ public final class Reconciliation {
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.stuckAfter = requireNonNull(stuckAfter, "stuckAfter is null");
+    }
+
+    /**
+     * This period's run, unless another server process took it: every process schedules the
+     * reconciliation, and one of them runs it each {@code every}.
+     */
+    public Optional<ReconciliationReport> runIfDue(ScheduledRuns runs, Duration every) {
+        return runs.claim(JOB, clock.instant(), every) ? Optional.of(run()) : Optional.empty();
     }
 
     public ReconciliationReport run() {

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,5 +90,17 @@ class ReconciliationTest {
 
         assertThat(report.stuck()).extracting(Transaction::id).containsExactly(unanswered);
         assertThat(report.isClean()).isFalse();
+    }
+
+    @Test
+    void aScheduledRunTakenByAnotherProcessIsSkippedAndOneTakenHereRunsWithTheJobsPeriod() {
+        List<String> asked = new ArrayList<>();
+        assertThat(reconciliation.runIfDue((job, now, every) -> {
+            asked.add(job + " at " + now + " every " + every);
+            return false;
+        }, Duration.ofMinutes(5))).isEmpty();
+        assertThat(reconciliation.runIfDue((job, now, every) -> true, Duration.ofMinutes(5)))
+                .hasValueSatisfying(report -> assertThat(report.checked()).isEqualTo(reconciliation.run().checked()));
+        assertThat(asked).containsExactly("reconciliation at " + core.clock.instant() + " every PT5M");
     }
 }
