@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -122,6 +124,31 @@ public final class BenchmarkSupport {
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }
+    }
+
+    /**
+     * The commit of the working directory ({@code git rev-parse --short HEAD}), "+changes" after it
+     * when files differ from it, or "unknown" outside a git checkout: which code a run's figures are of.
+     */
+    public static String commit() {
+        try {
+            String head = git("rev-parse", "--short", "HEAD");
+            return head.isEmpty() ? "unknown" : head + (git("status", "--porcelain", "--untracked-files=no").isEmpty()
+                    ? "" : " +changes");
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private static String git(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process git = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return git.waitFor() == 0 ? out : "";
     }
 
     /** The CPU this JVM has used so far, all threads. */

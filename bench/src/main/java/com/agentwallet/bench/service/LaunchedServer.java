@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * PostgreSQL, simulated ledger, self-signed certificate) in a temporary directory, an organisation,
  * an admin key and a deposit made with the binary's operator commands, and the organisation's rate
  * limit raised by configuration ({@code api.organisationRateLimits}), the way a customer on a
- * custom plan gets it.
+ * custom plan gets it. A {@link #second second} server process can join it on its database, as
+ * docs/SCALING.md runs several.
  */
 final class LaunchedServer implements AutoCloseable {
     private static final Duration COMMAND_LIMIT = Duration.ofMinutes(3);
@@ -40,6 +41,9 @@ final class LaunchedServer implements AutoCloseable {
     private static final Pattern ADMIN_KEY = Pattern.compile("(?m)^key_[0-9A-Za-z]{24} admin (\\S+)$");
     /** The operator commands start, do one thing and stop: the quick JIT and collector start them sooner. */
     private static final List<String> COMMAND_JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    /** Where a second server's secrets come from: the environment, as docs/SCALING.md has an operator pass them. */
+    private static final String DB_PASSWORD_VARIABLE = "AGENT_WALLET_DB_PASSWORD";
+    private static final String SESSION_KEY_VARIABLE = "AGENT_WALLET_SESSION_KEY";
 
     private final Path jar;
     private final Path temp;
@@ -54,6 +58,11 @@ final class LaunchedServer implements AutoCloseable {
     private final Path console;
     private final Path gcLog;
     private final Thread hook = new Thread(this::stop, "stop the server under test");
+    /** The environment of the server's JVM beyond this one's: a second server's secrets. */
+    private final Map<String, String> environment = new LinkedHashMap<>();
+    /** Another server's database and simulator journal, for a second server; null for one with its own. */
+    private String databaseUrl;
+    private Path journal;
     private String orgId;
     private String adminKey;
     private Process process;
@@ -80,10 +89,7 @@ final class LaunchedServer implements AutoCloseable {
      */
     static LaunchedServer launch(Path jar, Path temp, List<String> jvmOptions, OptionalInt pool, String deposit)
             throws IOException, InterruptedException {
-        LaunchedServer server = new LaunchedServer(jar, temp, jvmOptions, pool.orElse(16));
-        Runtime.getRuntime().addShutdownHook(server.hook);
-        try {
-            Files.createDirectories(server.data);
+        return new LaunchedServer(jar, temp, jvmOptions, pool.orElse(16)).started(server -> {
             server.writeConfig();
             Matcher org = ORG_ID.matcher(server.command("create-org", "--name", "Bench"));
             if (!org.find()) {
@@ -96,11 +102,46 @@ final class LaunchedServer implements AutoCloseable {
             }
             server.adminKey = key.group(1);
             server.command("deposit", "--org", server.orgId, "--amount", deposit);
-            server.writeConfig();
-            server.start();
-            return server;
+        });
+    }
+
+    /**
+     * A second server process of the same binary on this one's database: its own data directory
+     * (so its own server id and certificate), ports and log under {@code temp}; this one's
+     * embedded PostgreSQL (its URL, its user, its password), simulator journal (one chain) and
+     * session-token signing key (the agents' tokens hold on both), the two secrets passed through
+     * the environment; the same organisation, admin key and rate limit, so no operator command
+     * runs. Started, and answering, when returned; close it before this one, whose PostgreSQL it uses.
+     */
+    LaunchedServer second(Path temp) throws IOException, InterruptedException {
+        return new LaunchedServer(jar, temp, jvmOptions, pool).started(second -> {
+            second.orgId = orgId;
+            second.adminKey = adminKey;
+            second.databaseUrl = postgresUrl();
+            second.journal = data.resolve("ledger-sim").resolve("journal.jsonl");
+            second.environment.put(DB_PASSWORD_VARIABLE, EmbeddedDatabase.password(postgresData()));
+            second.environment.put(SESSION_KEY_VARIABLE,
+                    Files.readString(data.resolve("session-signing.key"), StandardCharsets.UTF_8).trim());
+        });
+    }
+
+    /** What is done to a new server's data and configuration before it starts. */
+    @FunctionalInterface
+    private interface Preparation {
+        void prepare(LaunchedServer server) throws IOException, InterruptedException;
+    }
+
+    /** This server, prepared, configured and started; stopped again if any of that fails. */
+    private LaunchedServer started(Preparation preparation) throws IOException, InterruptedException {
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Files.createDirectories(data);
+            preparation.prepare(this);
+            writeConfig();
+            start();
+            return this;
         } catch (IOException | InterruptedException | RuntimeException e) {
-            server.close();
+            close();
             throw e;
         }
     }
@@ -111,6 +152,18 @@ final class LaunchedServer implements AutoCloseable {
                   organisationRateLimits:
                     %s: {perSecond: 1000000, burst: 1000000}
                 """, orgId);
+        String database = databaseUrl == null ? "" : String.format(Locale.ROOT, """
+                  url: "%s"
+                  user: %s
+                  password: ${%s}
+                """, databaseUrl, EmbeddedDatabase.USER, DB_PASSWORD_VARIABLE);
+        String sharedJournal = journal == null ? "" : String.format(Locale.ROOT, """
+                    journal: "%s"
+                """, journal);
+        String signingKey = databaseUrl == null ? "" : String.format(Locale.ROOT, """
+                  sessionTokens:
+                    signingKey: ${%s}
+                """, SESSION_KEY_VARIABLE);
         Files.writeString(config, String.format(Locale.ROOT, """
                 # Written by ServiceLoadBenchmark: config/embedded.yml on free ports of 127.0.0.1, data in a
                 # temporary directory, no demo organisations, the log in a file, no request log.
@@ -149,18 +202,18 @@ final class LaunchedServer implements AutoCloseable {
 
                 database:
                   maxConnections: %6$d
-
+                %8$s
                 ledger:
                   type: sim
                   settings:
                     seed: "1"
-
+                %9$s
                 api:
                   selfSignedCertificate: true
                   rateLimit:
                     perSecond: 50
                     burst: 200
-                %7$s
+                %7$s%10$s
                 demo: false
 
                 # Reconciliation compares the books with the ledger; pgbench's payments move money in the
@@ -170,7 +223,8 @@ final class LaunchedServer implements AutoCloseable {
                   tick: 2s
                   recoveryGrace: 30s
                   reconcileEvery: 24h
-                """, data, https, http, admin, log, pool, orgLimit), StandardCharsets.UTF_8);
+                """, data, https, http, admin, log, pool, orgLimit, database, sharedJournal, signingKey),
+                StandardCharsets.UTF_8);
     }
 
     /** Runs an operator command of the binary with this configuration; answers what it printed. */
@@ -196,8 +250,10 @@ final class LaunchedServer implements AutoCloseable {
         command.addAll(jvmOptions);
         command.add("-Xlog:gc:file=" + gcLog + ":time");
         command.addAll(List.of("-jar", jar.toString(), "server", config.toString()));
-        process = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
-                .redirectOutput(console.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
+                .redirectOutput(console.toFile());
+        builder.environment().putAll(environment);
+        process = builder.start();
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
         try (HttpConnection probe = api(new AtomicInteger())) {
             while (true) {
@@ -320,8 +376,12 @@ final class LaunchedServer implements AutoCloseable {
 
     /** The service's own database, for the benchmark's setup SQL and pgbench. */
     Jdbi jdbi() throws IOException {
-        return Jdbi.create("jdbc:postgresql://localhost:" + postgresPort() + "/" + PersistenceSettings.EMBEDDED_DATABASE,
-                EmbeddedDatabase.USER, EmbeddedDatabase.password(postgresData()));
+        return Jdbi.create(postgresUrl(), EmbeddedDatabase.USER, EmbeddedDatabase.password(postgresData()));
+    }
+
+    /** The JDBC URL of the service's database on the embedded PostgreSQL. */
+    private String postgresUrl() throws IOException {
+        return "jdbc:postgresql://localhost:" + postgresPort() + "/" + PersistenceSettings.EMBEDDED_DATABASE;
     }
 
     /** The server's resident memory now, in bytes (VmRSS of /proc/[pid]/status); -1 when unknown. */
@@ -345,9 +405,11 @@ final class LaunchedServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (process != null) {
+        if (process != null && databaseUrl == null) {
             System.out.println("stopping the server: its JVM killed, then its PostgreSQL shut down (the warning that "
                     + "follows says so)");
+        } else if (process != null) {
+            System.out.println("stopping the second server: its JVM killed");
         }
         stop();
         try {

@@ -41,6 +41,12 @@ final class LoadDriver {
         String call(HttpConnection connection, long ticket) throws IOException;
     }
 
+    /** Makes client {@code client}'s connection (not yet open); {@code opened} counts the connections it opens. */
+    @FunctionalInterface
+    interface Connector {
+        HttpConnection connection(int client, AtomicInteger opened);
+    }
+
     /**
      * CPU seconds over a run's measured part; the server's by kind of thread too (user and system
      * time together), of the threads alive at its end: the rest of the server's is "threads that ended".
@@ -134,7 +140,13 @@ final class LoadDriver {
     /** {@code clients} clients in a closed loop: {@code warmup}, then {@code measured}, on the same connections. */
     Measured closed(String name, int clients, Operation operation, Duration warmup, Duration measured)
             throws InterruptedException {
-        return drive(name, clients, operation, warmup, start -> {
+        return closed(name, clients, this::adminConnection, operation, warmup, measured);
+    }
+
+    /** As {@link #closed(String, int, Operation, Duration, Duration)}, each client on the connection of {@code connector}. */
+    Measured closed(String name, int clients, Connector connector, Operation operation, Duration warmup,
+                    Duration measured) throws InterruptedException {
+        return drive(name, clients, connector, operation, warmup, start -> {
             long end = start + warmup.toNanos() + measured.toNanos();
             return (ticket, now) -> now < end ? now : -1;
         });
@@ -142,7 +154,8 @@ final class LoadDriver {
 
     /** {@code clients} clients in a closed loop until {@code count} requests are answered, all measured. */
     Measured closedCount(String name, int clients, Operation operation, long count) throws InterruptedException {
-        return drive(name, clients, operation, Duration.ZERO, start -> (ticket, now) -> ticket < count ? now : -1);
+        return drive(name, clients, this::adminConnection, operation, Duration.ZERO,
+                start -> (ticket, now) -> ticket < count ? now : -1);
     }
 
     /**
@@ -152,7 +165,7 @@ final class LoadDriver {
     Measured open(String name, int connections, Operation operation, double perSecond, Duration warmup,
                   Duration measured) throws InterruptedException {
         double interval = 1e9 / perSecond;
-        return drive(name, connections, operation, warmup, start -> {
+        return drive(name, connections, this::adminConnection, operation, warmup, start -> {
             long end = start + warmup.toNanos() + measured.toNanos();
             return (ticket, now) -> {
                 long due = start + (long) (ticket * interval);
@@ -161,7 +174,12 @@ final class LoadDriver {
         });
     }
 
-    private Measured drive(String name, int clients, Operation operation, Duration warmup,
+    /** The connections of the server's API with the admin key. */
+    private HttpConnection adminConnection(int client, AtomicInteger opened) {
+        return server.api(opened);
+    }
+
+    private Measured drive(String name, int clients, Connector connector, Operation operation, Duration warmup,
                            LongFunction<Schedule> scheduleFrom) throws InterruptedException {
         ExecutorService executor = Executors.newFixedThreadPool(clients);
         AtomicInteger opened = new AtomicInteger();
@@ -175,9 +193,10 @@ final class LoadDriver {
         List<Future<Long>> futures = new ArrayList<>();
         try {
             for (int c = 0; c < clients; c++) {
+                int client = c;
                 futures.add(executor.submit(() -> {
                     long lastDone = 0;
-                    try (HttpConnection connection = server.api(opened)) {
+                    try (HttpConnection connection = connector.connection(client, opened)) {
                         try {
                             connection.open();
                         } finally {

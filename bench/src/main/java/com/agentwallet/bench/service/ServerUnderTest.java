@@ -46,7 +46,7 @@ final class ServerUnderTest implements AutoCloseable {
     /** The hot wallet pays in every hot run of the service and of pgbench: far more than any run spends. */
     private static final Usdc HOT_FUNDING = Usdc.parse("1000000");
     private static final Usdc EXPORT_FUNDING = Usdc.parse("10");
-    private static final int FUNDING_BATCH = 100;
+    static final int FUNDING_BATCH = 100;
     private static final int TX_SAMPLE = 4096;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -184,16 +184,16 @@ final class ServerUnderTest implements AutoCloseable {
         return (WALLETS + 2 + FUNDING_BATCH - 1) / FUNDING_BATCH;
     }
 
-    private static String walletBody(String policy, String agent) {
+    static String walletBody(String policy, String agent) {
         return "{\"agent_id\":\"" + agent + "\",\"policy_id\":\"" + policy
                 + "\",\"label\":\"bench\",\"session_ttl_seconds\":86400}";
     }
 
-    private static String fundingLine(String wallet, Usdc amount) {
+    static String fundingLine(String wallet, Usdc amount) {
         return "{\"wallet_id\":\"" + wallet + "\",\"amount\":\"" + amount + "\"}";
     }
 
-    private static JsonNode created(HttpConnection.Response response, String what) throws IOException {
+    static JsonNode created(HttpConnection.Response response, String what) throws IOException {
         if (response.status() != 200) {
             throw new IllegalStateException(what + " answered " + response.status() + ": " + response.body());
         }
