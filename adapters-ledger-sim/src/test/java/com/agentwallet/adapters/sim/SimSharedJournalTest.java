@@ -11,6 +11,7 @@ import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.testing.Addresses;
+import com.agentwallet.core.testing.AtOnce;
 import com.agentwallet.core.testing.MutableClock;
 import com.agentwallet.core.testing.Sequences;
 import org.junit.jupiter.api.Test;
@@ -28,10 +29,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static com.agentwallet.core.testing.RulesBuilder.rules;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,29 +75,16 @@ class SimSharedJournalTest {
 
     @Test
     void paymentsAtOnceThroughTwoSimulatorsStopAtTheDayCap() throws Exception {
-        List<LedgerOutcome> outcomes = new ArrayList<>();
+        List<LedgerOutcome> outcomes;
         try (SimulatedLedger one = open(); SimulatedLedger other = open()) {
             openFundedWallet(one, "500");
-            ExecutorService threads = Executors.newFixedThreadPool(8);
-            try {
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<LedgerOutcome>> answers = new ArrayList<>();
-                for (int i = 0; i < 40; i++) {
-                    SimulatedLedger through = i % 2 == 0 ? one : other;
-                    LedgerInstruction.Pay payment = pay("10");
-                    Callable<LedgerOutcome> submit = () -> {
-                        go.await();
-                        return through.submit(payment);
-                    };
-                    answers.add(threads.submit(submit));
-                }
-                go.countDown();
-                for (Future<LedgerOutcome> answer : answers) {
-                    outcomes.add(answer.get());
-                }
-            } finally {
-                threads.shutdown();
+            List<Callable<LedgerOutcome>> payments = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                SimulatedLedger through = i % 2 == 0 ? one : other;
+                LedgerInstruction.Pay payment = pay("10");
+                payments.add(() -> through.submit(payment));
             }
+            outcomes = AtOnce.call(8, payments);
         }
         assertThat(outcomes).filteredOn(LedgerOutcome.Confirmed.class::isInstance).as("300 of 400 asked").hasSize(30);
         assertThat(outcomes).filteredOn(outcome -> !(outcome instanceof LedgerOutcome.Confirmed))

@@ -1,6 +1,7 @@
 package com.agentwallet.adapters.persistence;
 
 import com.agentwallet.core.port.ScheduledRuns;
+import com.agentwallet.core.testing.AtOnce;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,10 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,27 +46,12 @@ class PostgresScheduledRunsTest {
     @Test
     void ofProcessesClaimingAtOnceOneRunsTheJob() throws Exception {
         List<ScheduledRuns> processes = List.of(runs(pool), runs(otherPool));
-        ExecutorService threads = Executors.newFixedThreadPool(8);
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<Boolean>> claims = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                ScheduledRuns process = processes.get(i % 2);
-                Callable<Boolean> claim = () -> {
-                    go.await();
-                    return process.claim("reconciliation", START, EVERY);
-                };
-                claims.add(threads.submit(claim));
-            }
-            go.countDown();
-            int taken = 0;
-            for (Future<Boolean> claim : claims) {
-                taken += claim.get() ? 1 : 0;
-            }
-            assertThat(taken).isEqualTo(1);
-        } finally {
-            threads.shutdown();
+        List<Callable<Boolean>> claims = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            ScheduledRuns process = processes.get(i % 2);
+            claims.add(() -> process.claim("reconciliation", START, EVERY));
         }
+        assertThat(AtOnce.call(8, claims)).containsOnlyOnce(true);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.testing.AtOnce;
 import com.agentwallet.core.testing.Soak;
 import com.agentwallet.core.testing.TestSeed;
 import org.junit.jupiter.api.Test;
@@ -11,10 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,26 +81,12 @@ class SeveralServersTest {
             DemoOrg org = servers.orgs().get(1);
             ApiClient client = servers.client();
             int requests = Math.toIntExact(3 * BURST);
-            ExecutorService threads = Executors.newFixedThreadPool(16);
-            List<Integer> statuses = new ArrayList<>();
-            long started = System.nanoTime();
-            try {
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<Integer>> answers = new ArrayList<>();
-                for (int i = 0; i < requests; i++) {
-                    Callable<Integer> get = () -> {
-                        go.await();
-                        return client.get("/wallets", org.viewerKey()).status();
-                    };
-                    answers.add(threads.submit(get));
-                }
-                go.countDown();
-                for (Future<Integer> answer : answers) {
-                    statuses.add(answer.get());
-                }
-            } finally {
-                threads.shutdown();
+            List<Callable<Integer>> gets = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                gets.add(() -> client.get("/wallets", org.viewerKey()).status());
             }
+            long started = System.nanoTime();
+            List<Integer> statuses = AtOnce.call(16, gets);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             long allowed = statuses.stream().filter(status -> status == 200).count();
             long limited = statuses.stream().filter(status -> status == 429).count();
