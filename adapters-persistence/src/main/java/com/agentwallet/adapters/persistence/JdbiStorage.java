@@ -67,6 +67,14 @@ public final class JdbiStorage implements Storage {
      * locks, or timeouts set on the database or its role.
      */
     private static final Set<String> ROLLED_BACK_NOW = Set.of("40001", "40P01", "55P03", "57014");
+    /**
+     * SQLStates of a batch that PostgreSQL chose to roll back so that another transaction could go
+     * on (a deadlock's victim, a serialization failure): the batch is run again, up to
+     * {@link #BATCH_ATTEMPTS} times in all. Servers sharing the database apply confirmations of one
+     * organisation in batches of their own, and each credits its payees' wallets in its own order.
+     */
+    private static final Set<String> RUN_AGAIN = Set.of("40001", "40P01");
+    private static final int BATCH_ATTEMPTS = 3;
     /** Causes looked through; a cycle in a broken chain must not loop forever. */
     private static final int MAX_CAUSES = 20;
 
@@ -111,11 +119,26 @@ public final class JdbiStorage implements Storage {
         return result;
     }
 
+    /**
+     * One transaction for the batch; run again when PostgreSQL rolled it back to let another go on.
+     * A batch's units of work may run more than once: {@link GroupCommit} already runs them again
+     * one by one when their batch fails whole.
+     */
     private List<Object> runTogether(List<Claimed<?>> batch) {
-        return inTransaction(stores -> {
-            Claim.lockAll(stores, batch.stream().map(Claimed::claim).toList());
-            return batch.stream().<Object>map(claimed -> claimed.work().apply(stores)).toList();
-        });
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return inTransaction(stores -> {
+                    Claim.lockAll(stores, batch.stream().map(Claimed::claim).toList());
+                    return batch.stream().<Object>map(claimed -> claimed.work().apply(stores)).toList();
+                });
+            } catch (StorageUnavailableException e) {
+                boolean chosenToRollBack = unavailability(e).map(SQLException::getSQLState).filter(RUN_AGAIN::contains)
+                        .isPresent();
+                if (!chosenToRollBack || attempt == BATCH_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Units of work that may share a transaction: one organisation's, of one kind of claim. */
