@@ -77,7 +77,8 @@ public final class EdgeChecksBenchmark {
     private static void run(Options options, Path temp) throws Exception {
         BenchmarkSupport.printMachine();
         try (EmbeddedDatabase db = EmbeddedDatabase.start(temp.resolve("data"), temp.resolve("work"), 0);
-             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, "", options.threads())) {
+             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, db.password(),
+                     options.threads())) {
             BenchmarkSupport.migrateQuietly(pool);
             Jdbi jdbi = Postgres.jdbi(pool);
             System.out.printf(Locale.ROOT, "%s; %d threads, %d organisations, %d rounds of %d s a variant%n",

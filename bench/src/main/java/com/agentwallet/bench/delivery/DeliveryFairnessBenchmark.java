@@ -95,7 +95,7 @@ public final class DeliveryFairnessBenchmark {
         BenchmarkSupport.printMachine();
         Path keyStore = temp.resolve("receiver.p12");
         try (EmbeddedDatabase db = EmbeddedDatabase.start(temp.resolve("data"), temp.resolve("work"), 0);
-             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, "",
+             HikariDataSource pool = Postgres.pool(db.jdbcUrl("postgres"), EmbeddedDatabase.USER, db.password(),
                      options.workers() + 2);
              Receiver slow = Receiver.start(keyStore, options.aEvents() + options.workers(),
                      Duration.ofMillis(options.delayMs()));
