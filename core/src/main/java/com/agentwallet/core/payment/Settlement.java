@@ -127,7 +127,7 @@ public final class Settlement {
      * back first; answers the transaction as it is afterwards. {@code alongside} runs in the database
      * transaction that applies the outcome, with the transaction as it ends; it does not run when the
      * ledger's answer is unknown. A confirmation locks its transaction's row before anything else
-     * ({@link Claim.Outcome}), then the wallet it credits, so the store may apply the confirmations
+     * ({@link Claim.Outcome}), then the wallet at its recipient's address, so the store may apply the confirmations
      * of an organisation's payments arriving together in one database transaction. A refusal gives
      * the payment's hold back, which locks the payer's wallet, so it is applied alone.
      */
@@ -147,7 +147,8 @@ public final class Settlement {
             return applied;
         };
         return outcome instanceof LedgerOutcome.Confirmed
-                ? storage.inBatch(new Claim.Outcome(created.orgId(), created.id()), applying)
+                ? storage.inBatch(new Claim.Outcome(created.orgId(), created.id(), Optional.of(created.recipient())),
+                        applying)
                 : storage.inTransaction(applying);
     }
 
