@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -68,11 +67,6 @@ public final class Settlement {
     private final Clock clock;
     /** This server's name on its claims. */
     private final String holder;
-
-    /** A settlement whose claims carry a name of its own, which no restart takes up. */
-    public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
-        this(storage, ledger, events, clock, UUID.randomUUID().toString());
-    }
 
     /**
      * A settlement whose claims carry {@code holder}: a server's name that stays the same across its
