@@ -70,7 +70,8 @@ async function dueNow(webhookId) {
   assert.match(webhookId, /^wh_[A-Za-z0-9]+$/);
   const postgres = join(dashboard.server.dataDirectory, 'postgres');
   const port = readFileSync(join(postgres, 'postmaster.pid'), 'utf8').split('\n')[3].trim();
-  const client = new pg.Client({ host: 'localhost', port: Number(port), user: 'postgres', database: 'agent_wallet' });
+  const password = readFileSync(join(dashboard.server.dataDirectory, 'postgres-password'), 'utf8').trim();
+  const client = new pg.Client({ host: 'localhost', port: Number(port), user: 'postgres', password, database: 'agent_wallet' });
   await client.connect();
   try {
     await client.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE webhook_id = $1 "

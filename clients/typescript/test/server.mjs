@@ -46,6 +46,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts `java -jar <jar> server <config>` and waits for its demo credentials and its HTTPS port.
+ * It runs in its data directory, where the configuration's relative paths (its generated secrets)
+ * then land.
  * The JVM runs under a shell that kills it when our stdin pipe closes, so the server dies with the
  * test process even when that is killed outright.
  */
@@ -56,7 +58,7 @@ export async function startServer({ jar, timeoutMs = 240_000 }) {
   const script = 'jar=$1 config=$2 log=$3; shift 3; '
     + 'java "$@" -jar "$jar" server "$config" >"$log" 2>&1 & pid=$!; cat >/dev/null; kill $pid; wait $pid';
   const child = spawn('sh', ['-c', script, 'agent-wallet-server', resolve(jar), CONFIG, log,
-    ...overrides(dataDirectory, ports)], { stdio: ['pipe', 'inherit', 'inherit'] });
+    ...overrides(dataDirectory, ports)], { cwd: dataDirectory, stdio: ['pipe', 'inherit', 'inherit'] });
   let exited = false;
   child.on('exit', () => { exited = true; });
   const credentialsPath = join(dataDirectory, 'demo-credentials.json');

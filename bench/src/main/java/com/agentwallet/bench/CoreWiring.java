@@ -16,6 +16,7 @@ import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 
 import java.time.Clock;
+import java.util.UUID;
 
 /**
  * The use cases the in-process benchmarks drive, wired as the server wires them, on the given books
@@ -38,7 +39,7 @@ public final class CoreWiring {
     public CoreWiring(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids) {
         this.ledger = ledger;
         events = new EventPublisher(ids, clock);
-        Settlement settlement = new Settlement(storage, ledger, events, clock);
+        Settlement settlement = new Settlement(storage, ledger, events, clock, UUID.randomUUID().toString());
         Allocation allocation = new Allocation(ids, events);
         organisations = new OrganisationService(storage, ledger, events, ids, clock);
         policies = new PolicyService(storage, ledger, events, ids, clock);

@@ -1,10 +1,12 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.adapters.dashboard.Dashboard;
+import com.agentwallet.adapters.http.ErrorDocsServlet;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.mcp.McpEndpoint;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
@@ -86,6 +88,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         mountMcp(environment, injector.getInstance(McpEndpoint.class));
+        environment.servlets().addServlet("error-docs", injector.getInstance(ErrorDocsServlet.class))
+                .addMapping(ErrorDocs.PATH);
         answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
         if (configuration.isDemo()) {
             String origin = https.stream().findFirst().map(connector -> "https://localhost:" + connector.getPort())

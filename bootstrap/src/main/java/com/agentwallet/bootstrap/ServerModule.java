@@ -4,6 +4,7 @@ import com.agentwallet.adapters.dashboard.CoSignInbox;
 import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.adapters.dashboard.DashboardSessions;
 import com.agentwallet.adapters.http.Edge;
+import com.agentwallet.adapters.http.ErrorDocsServlet;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.auth.BearerAuthentication;
 import com.agentwallet.adapters.http.auth.RoleCheck;
@@ -34,6 +35,7 @@ import com.agentwallet.core.policy.PolicyService;
 import com.agentwallet.core.user.UserService;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookService;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.limit.RateLimit;
 import com.agentwallet.edge.limit.RateLimits;
 import com.agentwallet.edge.session.SessionTokens;
@@ -56,8 +58,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What the server adds to {@link CoreModule}: the /v1 API's filters, mapper and resources
- * ({@link #V1_COMPONENTS}), the dashboard, the agents' MCP endpoint, the handler of the errors Jetty answers itself, the demo organisations,
- * and the work Dropwizard starts and stops with the server ({@link #MANAGED}).
+ * ({@link #V1_COMPONENTS}), the dashboard, the agents' MCP endpoint, the page of error codes and
+ * where error bodies link to, the handler of the errors Jetty answers itself, the demo
+ * organisations, and the work Dropwizard starts and stops with the server ({@link #MANAGED}).
  */
 final class ServerModule extends ConstructorModule {
     static final Key<Set<Object>> V1_COMPONENTS = new Key<>(Names.named("v1")) {
@@ -122,11 +125,24 @@ final class ServerModule extends ConstructorModule {
                 new PostgresBuckets(persistence.jdbi()));
     }
 
+    /** Where every door's error bodies link to: {@code api.errorDocsBaseUrl}, or the server's own page. */
     @Provides
     @Singleton
-    Edge edge(IdGenerator ids, RateLimits rateLimits) {
+    ErrorDocs errorDocs() {
+        return ErrorDocs.of(configuration.getApi().errorDocsBaseUrl());
+    }
+
+    @Provides
+    @Singleton
+    Edge edge(IdGenerator ids, RateLimits rateLimits, ErrorDocs docs) {
         ServiceConfiguration.ApiSettings api = configuration.getApi();
-        return new Edge(ids, rateLimits, api.trustForwardedProto(), api.maxRequestBytes());
+        return new Edge(ids, rateLimits, api.trustForwardedProto(), api.maxRequestBytes(), docs);
+    }
+
+    @Provides
+    @Singleton
+    ErrorDocsServlet errorDocsServlet(IdGenerator ids, RateLimits rateLimits, ErrorDocs docs) {
+        return new ErrorDocsServlet(ids, rateLimits, mapper, docs, configuration.getApi().trustForwardedProto());
     }
 
     @Provides
@@ -148,10 +164,10 @@ final class ServerModule extends ConstructorModule {
     @Provides
     @Singleton
     McpEndpoint mcpEndpoint(WalletService wallets, PaymentService payments, EscrowService escrows,
-                            SessionTokens sessionTokens, RateLimits rateLimits, IdGenerator ids) {
+                            SessionTokens sessionTokens, RateLimits rateLimits, IdGenerator ids, ErrorDocs docs) {
         ServiceConfiguration.ApiSettings api = configuration.getApi();
         return new McpEndpoint(new WalletTools(wallets, payments, escrows), new AgentGate(sessionTokens,
-                wallets::isSessionLive, rateLimits, ids, mapper, api.trustForwardedProto()),
+                wallets::isSessionLive, rateLimits, ids, mapper, api.trustForwardedProto(), docs),
                 Math.toIntExact(api.maxRequestBytes()));
     }
 

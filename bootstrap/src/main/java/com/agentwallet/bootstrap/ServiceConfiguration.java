@@ -264,6 +264,13 @@ public class ServiceConfiguration extends Configuration {
         @NotNull
         @JsonProperty
         private SessionTokenSettings sessionTokens = new SessionTokenSettings();
+        /**
+         * Where error bodies' {@code docs} links point: this base followed by the code (an http(s) URL
+         * or a path, such as {@code https://docs.example.com/errors#}); unset, the server's own page,
+         * {@code /docs/errors#<code>}.
+         */
+        @JsonProperty
+        private String errorDocsBaseUrl;
 
         public boolean selfSignedCertificate() {
             return selfSignedCertificate;
@@ -287,6 +294,10 @@ public class ServiceConfiguration extends Configuration {
 
         public SessionTokenSettings sessionTokens() {
             return sessionTokens;
+        }
+
+        public Optional<String> errorDocsBaseUrl() {
+            return Optional.ofNullable(errorDocsBaseUrl);
         }
     }
 

@@ -1,6 +1,7 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.adapters.http.Edge;
+import com.agentwallet.adapters.http.ErrorDocsServlet;
 import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.auth.BearerAuthentication;
 import com.agentwallet.adapters.http.auth.RoleCheck;
@@ -35,6 +36,7 @@ import com.agentwallet.core.wallet.Allocation;
 import com.agentwallet.core.wallet.WalletService;
 import com.agentwallet.core.webhook.WebhookDispatcher;
 import com.agentwallet.core.webhook.WebhookService;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -105,6 +107,9 @@ class WiringTest {
             assertThat(injector.getInstance(Persistence.class).dataSource().getConnectionTimeout())
                     .as("the pool waits for a connection as long as configured").isEqualTo(3000);
             assertThat(injector.getInstance(JsonErrorHandler.class)).isNotNull();
+            assertThat(injector.getInstance(ErrorDocsServlet.class)).isNotNull();
+            assertThat(injector.getInstance(ErrorDocs.class)).as("no errorDocsBaseUrl: the server's own page")
+                    .isEqualTo(ErrorDocs.SERVED);
             assertThat(injector.getInstance(DemoOrganisations.class)).isNotNull();
             assertThat(injector.getInstance(McpEndpoint.class).tools()).extracting(McpSchema.Tool::name).containsExactly(
                     "get_wallet", "check_payment", "pay", "get_payment", "list_transactions", "create_escrow",

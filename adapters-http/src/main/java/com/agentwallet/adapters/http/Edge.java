@@ -6,6 +6,7 @@ import com.agentwallet.adapters.http.error.PayloadTooLargeException;
 import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
 import jakarta.annotation.Priority;
@@ -43,11 +44,13 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
     private final RateLimits limits;
     private final boolean trustForwardedProto;
     private final long maxRequestBytes;
+    private final ErrorDocs docs;
 
     @Context
     private HttpServletRequest servletRequest;
 
-    public Edge(IdGenerator ids, RateLimits limits, boolean trustForwardedProto, long maxRequestBytes) {
+    /** {@code docs} makes the {@code docs} link of the errors this filter answers itself. */
+    public Edge(IdGenerator ids, RateLimits limits, boolean trustForwardedProto, long maxRequestBytes, ErrorDocs docs) {
         this.ids = requireNonNull(ids, "ids is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.trustForwardedProto = trustForwardedProto;
@@ -55,6 +58,7 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
             throw new IllegalArgumentException("maxRequestBytes must be positive: " + maxRequestBytes);
         }
         this.maxRequestBytes = maxRequestBytes;
+        this.docs = requireNonNull(docs, "docs is null");
     }
 
     @Override
@@ -65,12 +69,12 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
         if (!secure) {
             limitByAddress(request);
             request.abortWith(ErrorResponses.response(ApiException.of(403, "https_required",
-                    "This API is served over HTTPS only; use https://")));
+                    "This API is served over HTTPS only; use https://"), docs));
             return;
         }
         if (declaredLength(request) > maxRequestBytes) {
             limitByAddress(request);
-            request.abortWith(ErrorResponses.response(PayloadTooLargeException.of(maxRequestBytes)));
+            request.abortWith(ErrorResponses.response(PayloadTooLargeException.of(maxRequestBytes), docs));
             return;
         }
         request.setEntityStream(new BoundedBody(request.getEntityStream(), maxRequestBytes));

@@ -3,6 +3,7 @@ package com.agentwallet.adapters.http;
 import com.agentwallet.adapters.http.error.ApiException;
 import com.agentwallet.adapters.http.error.ErrorResponses;
 import com.agentwallet.core.id.IdGenerator;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.limit.RateLimits;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.eclipse.jetty.http.HttpException;
@@ -34,12 +35,17 @@ public final class JsonErrorHandler extends ErrorHandler {
     private final ObjectMapper mapper;
     private final IdGenerator ids;
     private final RateLimits limits;
+    private final ErrorDocs docs;
 
-    /** {@code mapper} writes the wire's JSON ({@link com.agentwallet.adapters.http.json.ApiJson}). */
-    public JsonErrorHandler(ObjectMapper mapper, IdGenerator ids, RateLimits limits) {
+    /**
+     * {@code mapper} writes the wire's JSON ({@link com.agentwallet.adapters.http.json.ApiJson});
+     * {@code docs} makes each body's {@code docs} link.
+     */
+    public JsonErrorHandler(ObjectMapper mapper, IdGenerator ids, RateLimits limits, ErrorDocs docs) {
         this.mapper = requireNonNull(mapper, "mapper is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.limits = requireNonNull(limits, "limits is null");
+        this.docs = requireNonNull(docs, "docs is null");
         setCacheControl("no-store");
         setShowStacks(false);
     }
@@ -62,7 +68,7 @@ public final class JsonErrorHandler extends ErrorHandler {
         response.getHeaders().put(Edge.REQUEST_ID, requestId);
         limits.takeForAddress(Request.getRemoteAddr(request)).headers()
                 .forEach((name, value) -> response.getHeaders().put(name, value));
-        byte[] body = mapper.writeValueAsBytes(ErrorResponses.body(error).withRequestId(requestId));
+        byte[] body = mapper.writeValueAsBytes(ErrorResponses.body(error, docs).withRequestId(requestId));
         response.write(true, ByteBuffer.wrap(body), callback);
     }
 

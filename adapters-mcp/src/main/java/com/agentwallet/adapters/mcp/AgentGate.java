@@ -4,6 +4,7 @@ import com.agentwallet.core.id.IdGenerator;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.policy.SessionGrant;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
 import com.agentwallet.edge.session.SessionTokens;
@@ -40,19 +41,22 @@ public final class AgentGate implements Filter {
     private final IdGenerator ids;
     private final ObjectMapper wireJson;
     private final boolean trustForwardedProto;
+    private final ErrorDocs docs;
 
     /**
      * {@code liveSession} tells whether a verified token's wallet still accepts it (not rotated, not
-     * expired); {@code wireJson} writes error bodies by the contract's JSON rules.
+     * expired); {@code wireJson} writes error bodies by the contract's JSON rules, {@code docs} their
+     * {@code docs} link.
      */
     public AgentGate(SessionTokens sessionTokens, BiPredicate<OrgId, SessionGrant> liveSession, RateLimits limits,
-                     IdGenerator ids, ObjectMapper wireJson, boolean trustForwardedProto) {
+                     IdGenerator ids, ObjectMapper wireJson, boolean trustForwardedProto, ErrorDocs docs) {
         this.sessionTokens = requireNonNull(sessionTokens, "sessionTokens is null");
         this.liveSession = requireNonNull(liveSession, "liveSession is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.wireJson = requireNonNull(wireJson, "wireJson is null");
         this.trustForwardedProto = trustForwardedProto;
+        this.docs = requireNonNull(docs, "docs is null");
     }
 
     @Override
@@ -154,6 +158,6 @@ public final class AgentGate implements Filter {
             throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
-        response.getOutputStream().write(wireJson.writeValueAsBytes(ErrorJson.of(code, message, requestId)));
+        response.getOutputStream().write(wireJson.writeValueAsBytes(ErrorJson.of(docs, code, message, requestId)));
     }
 }

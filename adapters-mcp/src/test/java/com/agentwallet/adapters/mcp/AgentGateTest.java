@@ -5,6 +5,7 @@ import com.agentwallet.core.id.RandomIdGenerator;
 import com.agentwallet.core.id.WalletId;
 import com.agentwallet.core.policy.SessionGrant;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.limit.BucketStore;
 import com.agentwallet.edge.limit.MemoryBuckets;
 import com.agentwallet.edge.limit.RateLimit;
@@ -50,7 +51,7 @@ class AgentGateTest {
 
     private AgentGate gate(RateLimit limit, BucketStore buckets) {
         return new AgentGate(tokens, (org, grant) -> live, new RateLimits(limit, Map.of(),
-                Clock.fixed(NOW, ZoneOffset.UTC), buckets), new RandomIdGenerator(new Random(1)), wireJson, false);
+                Clock.fixed(NOW, ZoneOffset.UTC), buckets), new RandomIdGenerator(new Random(1)), wireJson, false, ErrorDocs.SERVED);
     }
 
     @Test
@@ -64,6 +65,7 @@ class AgentGateTest {
 
         assertThat(passage.status()).isEqualTo(503);
         assertThat(passage.body().path("error").path("code").asText()).isEqualTo("service_unavailable");
+        assertThat(passage.body().path("error").path("docs").asText()).isEqualTo("/docs/errors#service_unavailable");
         assertThat(passage.headers()).containsEntry("Retry-After", "1").containsKey("Request-Id")
                 .containsEntry("X-RateLimit-Limit", "200").containsEntry("X-RateLimit-Remaining", "199");
         assertThat(passage.agent()).isNull();

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -63,9 +64,9 @@ class BatchDeadlockTest {
         AtomicInteger runs = new AtomicInteger();
 
         List<Callable<WalletId>> batches = List.of(
-                () -> one.inBatch(new Claim.Outcome(org, ids.tx()),
+                () -> one.inBatch(new Claim.Outcome(org, ids.tx(), Optional.empty()),
                         crediting(org, first.id(), second.id(), eachHoldsOne, runs)),
-                () -> other.inBatch(new Claim.Outcome(org, ids.tx()),
+                () -> other.inBatch(new Claim.Outcome(org, ids.tx(), Optional.empty()),
                         crediting(org, second.id(), first.id(), eachHoldsOne, runs)));
 
         assertThat(AtOnce.call(2, batches)).as("both applied").containsExactly(second.id(), first.id());

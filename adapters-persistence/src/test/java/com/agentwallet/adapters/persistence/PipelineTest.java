@@ -481,8 +481,9 @@ class PipelineTest {
      * What one payment with an idempotency key sends PostgreSQL, request by request. Booking it: the
      * key's lock and record with the wallet's lock and its policy; the spend leaving the rolling windows
      * (the clock moved on since the wallet last paid); the writes, with the commit. Applying the
-     * ledger's outcome: the transaction's lock and status; its update, its event, the recipient's
-     * credit and the answer kept, with the commit. The idempotency record refers to the transaction,
+     * ledger's outcome: the transaction's lock and status, the lock of the wallet at the recipient's
+     * address (in the global order, with the others a batch credits) and the claim's release; its
+     * update, its event, the recipient's credit and the answer kept, with the commit. The idempotency record refers to the transaction,
      * whose insert goes first.
      */
     @Test
@@ -503,7 +504,7 @@ class PipelineTest {
                         + "+ SELECT policies + SELECT spend_entries",
                 "INSERT spend_entries + UPDATE wallets + INSERT transactions + INSERT idempotency_keys "
                         + "+ INSERT outbox_events + INSERT settlement_claims + COMMIT",
-                "SET LOCAL plan_cache_mode + SELECT transactions + DELETE settlement_claims",
+                "SET LOCAL plan_cache_mode + SELECT transactions + SELECT wallets + DELETE settlement_claims",
                 "UPDATE transactions + INSERT outbox_events + UPDATE wallets + UPDATE idempotency_keys + COMMIT");
     }
 

@@ -640,7 +640,7 @@ class PostgresUseCasesTest {
     /** A server process of its own: its own storage and settlement, over the same database. */
     private Settlement process(LedgerPort reached, long seed) {
         return new Settlement(new JdbiStorage(jdbi, clock), reached,
-                new EventPublisher(new RandomIdGenerator(new Random(seed)), clock), clock);
+                new EventPublisher(new RandomIdGenerator(new Random(seed)), clock), clock, "server-" + seed);
     }
 
     /**

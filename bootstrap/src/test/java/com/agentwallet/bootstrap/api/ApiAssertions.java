@@ -1,9 +1,9 @@
 package com.agentwallet.bootstrap.api;
 
 import com.agentwallet.core.crypto.Base58;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.net.URI;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ final class ApiAssertions {
     // ---------------------------------------------------------------- errors
 
     /**
-     * The contract's error answer: that status and code, a message, a docs URL, the request id of the
+     * The contract's error answer: that status and code, a message, the docs link of the code, the request id of the
      * {@code Request-Id} header, the rate-limit headers, and no trace of a stack in the body. Answers
      * the {@code error} object.
      */
@@ -46,9 +46,8 @@ final class ApiAssertions {
         assertThat(error.isObject()).as("a JSON error body: " + answer).isTrue();
         assertThat(error.path("code").asText()).as(answer.toString()).isNotBlank();
         assertThat(error.path("message").asText()).as(answer.toString()).isNotBlank();
-        String docs = error.path("docs").asText();
-        assertThat(docs).as(answer.toString()).startsWith("https://");
-        assertThat(URI.create(docs).getHost()).as(docs).isNotBlank();
+        assertThat(error.path("docs").asText()).as("the server's own page of the code: " + answer)
+                .isEqualTo(ErrorDocs.SERVED.link(error.path("code").asText()));
         assertThat(answer.header("Request-Id")).as("Request-Id of " + answer).isPresent();
         assertThat(error.path("request_id").asText()).as(answer.toString()).startsWith("req_")
                 .isEqualTo(answer.header("Request-Id").orElseThrow());

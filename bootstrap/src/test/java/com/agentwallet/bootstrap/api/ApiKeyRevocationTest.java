@@ -33,6 +33,7 @@ class ApiKeyRevocationTest {
         commandConfig = operator.resolve("operator.yml");
         Files.writeString(commandConfig, "dataDirectory: " + operator.resolve("data") + "\n"
                 + "database:\n  url: " + BooksAndChain.databaseUrl(server.dataDirectory()) + "\n  maxConnections: 2\n"
+                + "  password: '" + BooksAndChain.databasePassword(server.dataDirectory()) + "'\n"
                 + "ledger:\n  type: sim\n"
                 + "logging:\n  level: WARN\n");
     }

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -214,6 +215,21 @@ public final class ApiServer {
 
     public ServiceConfiguration configuration() {
         return support.getConfiguration();
+    }
+
+    /** The HTTPS connector's root, for paths outside /v1 (the MCP endpoint, the error docs page). */
+    public URI origin() {
+        return URI.create("https://localhost:" + port(HttpsConnectorFactory.class));
+    }
+
+    /** The plain-HTTP connector's root. */
+    public URI plainOrigin() {
+        return URI.create("http://localhost:" + port(HttpConnectorFactory.class));
+    }
+
+    /** TLS that trusts exactly this server's certificate, as {@link #client()} does. */
+    public SSLContext tls() {
+        return tls;
     }
 
     private String httpsBase() {

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -68,11 +67,6 @@ public final class Settlement {
     private final Clock clock;
     /** This server's name on its claims. */
     private final String holder;
-
-    /** A settlement whose claims carry a name of its own, which no restart takes up. */
-    public Settlement(Storage storage, LedgerPort ledger, EventPublisher events, Clock clock) {
-        this(storage, ledger, events, clock, UUID.randomUUID().toString());
-    }
 
     /**
      * A settlement whose claims carry {@code holder}: a server's name that stays the same across its
@@ -127,7 +121,7 @@ public final class Settlement {
      * back first; answers the transaction as it is afterwards. {@code alongside} runs in the database
      * transaction that applies the outcome, with the transaction as it ends; it does not run when the
      * ledger's answer is unknown. A confirmation locks its transaction's row before anything else
-     * ({@link Claim.Outcome}), then the wallet it credits, so the store may apply the confirmations
+     * ({@link Claim.Outcome}), then the wallet at its recipient's address, so the store may apply the confirmations
      * of an organisation's payments arriving together in one database transaction. A refusal gives
      * the payment's hold back, which locks the payer's wallet, so it is applied alone.
      */
@@ -147,7 +141,8 @@ public final class Settlement {
             return applied;
         };
         return outcome instanceof LedgerOutcome.Confirmed
-                ? storage.inBatch(new Claim.Outcome(created.orgId(), created.id()), applying)
+                ? storage.inBatch(new Claim.Outcome(created.orgId(), created.id(), Optional.of(created.recipient())),
+                        applying)
                 : storage.inTransaction(applying);
     }
 

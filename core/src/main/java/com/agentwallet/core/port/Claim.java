@@ -31,19 +31,22 @@ public sealed interface Claim {
     }
 
     /**
-     * Applying the ledger's outcome to a transaction: its row. Where the money then arrives (a wallet
-     * found by its address) is locked by the work itself, after every claimed row.
+     * Applying the ledger's outcome to a transaction: its row, then the wallet at the ledger address
+     * a confirmation credits, if one is there (in any organisation). Confirmations applied together
+     * credit their wallets in the global order, whatever order they arrived in.
      */
-    record Outcome(OrgId orgId, TxId transaction) implements Claim {
+    record Outcome(OrgId orgId, TxId transaction, Optional<String> credited) implements Claim {
         public Outcome {
             requireNonNull(orgId, "orgId is null");
             requireNonNull(transaction, "transaction is null");
+            requireNonNull(credited, "credited is null");
         }
     }
 
     /**
      * Locks the rows of {@code claims}, all of one organisation, in the global lock order: the
-     * idempotency keys, then the transactions, then the wallets, each kind in the order of its keys.
+     * idempotency keys, then the transactions, then the wallets (those paying, or those credited, by
+     * address), each kind in the order of its keys: wallets in the order of their ids either way.
      */
     static void lockAll(Stores stores, Collection<? extends Claim> claims) {
         OrgId orgId = claims.iterator().next().orgId();
@@ -66,6 +69,11 @@ public sealed interface Claim {
         }
         if (!wallets.isEmpty()) {
             stores.wallets().lockAll(orgId, wallets);
+        }
+        List<String> credited = claims.stream().flatMap(claim -> claim instanceof Outcome outcome
+                ? outcome.credited().stream() : Stream.empty()).distinct().sorted().toList();
+        if (!credited.isEmpty()) {
+            stores.wallets().lockAllAt(credited);
         }
     }
 }

@@ -44,6 +44,13 @@ public interface WalletStore {
         ids.stream().distinct().sorted(Comparator.comparing(WalletId::value)).forEach(id -> lock(orgId, id));
     }
 
+    /**
+     * Locks the wallets, of any organisation, at those of the ledger {@code addresses} that hold one,
+     * until the transaction ends, in the order of their ids (the global lock order): where
+     * confirmations applied together will credit.
+     */
+    void lockAllAt(Collection<String> addresses);
+
     /** Any organisation's wallet: escrows and payments may go to wallets of other organisations. */
     Optional<Wallet> findAnyOrg(WalletId id);
 

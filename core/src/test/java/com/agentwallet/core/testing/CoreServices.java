@@ -20,6 +20,7 @@ import com.agentwallet.core.webhook.WebhookLimits;
 import com.agentwallet.core.webhook.WebhookService;
 
 import java.time.Clock;
+import java.util.UUID;
 
 /** Every use case of the core, wired to the given ports: for tests of adapters that need the whole core. */
 public class CoreServices {
@@ -40,7 +41,8 @@ public class CoreServices {
 
     public CoreServices(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids, CoreSettings settings) {
         events = new EventPublisher(ids, clock);
-        settlement = new Settlement(storage, ledger, events, clock);
+        // A name of its own, as each server process has: no restart takes its claims up.
+        settlement = new Settlement(storage, ledger, events, clock, UUID.randomUUID().toString());
         Allocation allocation = new Allocation(ids, events);
         Spending spending = new Spending(allocation, events);
         organisations = new OrganisationService(storage, ledger, events, ids, clock);

@@ -563,6 +563,10 @@ public final class InMemoryStorage implements Storage {
             return find(orgId, id);
         }
 
+        /** Units of work here run one at a time (see {@link #inTransaction}): no lock to take. */
+        public void lockAllAt(Collection<String> addresses) {
+        }
+
         public Optional<Wallet> findAnyOrg(WalletId id) {
             return Optional.ofNullable(wallets.get(id));
         }

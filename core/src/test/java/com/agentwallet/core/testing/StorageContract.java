@@ -1472,7 +1472,7 @@ public abstract class StorageContract {
         Wallet wallet = givenWalletOfNewOrg();
         Transaction pending = givenTx(wallet, TransactionType.PAYMENT, TransactionStatus.PENDING, T0);
         Transaction confirmed = pending.confirmed("sig-1", 3L, T0.plusSeconds(1));
-        Claim claim = new Claim.Outcome(wallet.orgId(), pending.id());
+        Claim claim = new Claim.Outcome(wallet.orgId(), pending.id(), Optional.empty());
 
         boolean first = storage.inBatch(claim, s -> s.transactions().updateIfPending(confirmed));
         boolean second = storage.inBatch(claim, s -> s.transactions()

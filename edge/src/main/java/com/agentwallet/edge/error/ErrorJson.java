@@ -8,11 +8,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * request id is stamped on by whoever answers.
  */
 public record ErrorJson(Detail error) {
-    public static final String DOCS = "https://github.com/agent-wallet/agent-wallet/blob/main/docs/API.md#";
-
-    /** An error with only a code and a message, such as a refused credential. */
-    public static ErrorJson of(String code, String message, String requestId) {
-        return new ErrorJson(new Detail(code, message, DOCS + code, requestId, null, null, null));
+    /** An error with only a code and a message, such as a refused credential; {@code docs} makes its link. */
+    public static ErrorJson of(ErrorDocs docs, String code, String message, String requestId) {
+        return new ErrorJson(new Detail(code, message, docs.link(code), requestId, null, null, null));
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

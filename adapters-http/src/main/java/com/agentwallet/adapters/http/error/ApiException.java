@@ -2,6 +2,7 @@ package com.agentwallet.adapters.http.error;
 
 import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.policy.Violation;
+import com.agentwallet.edge.error.ErrorCatalogue;
 
 import java.util.Optional;
 
@@ -10,7 +11,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * An error answer of the contract: the status, the code, a message for people and, where the
  * contract asks for them, the parameter at fault, the role that would do, or the policy violation.
- * Thrown by resources and filters; {@link ErrorResponses} turns it into the response body.
+ * Thrown by resources and filters; {@link ErrorResponses} turns it into the response body. Its code
+ * must be one of {@link ErrorCatalogue}, which the error docs page is made of.
  */
 public final class ApiException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -25,7 +27,7 @@ public final class ApiException extends RuntimeException {
                          Optional<Violation> violation) {
         super(requireNonNull(message, "message is null"), null, false, false);
         this.status = status;
-        this.code = requireNonNull(code, "code is null");
+        this.code = ErrorCatalogue.require(requireNonNull(code, "code is null"));
         this.param = requireNonNull(param, "param is null");
         this.requiredRole = requireNonNull(requiredRole, "requiredRole is null");
         this.violation = requireNonNull(violation, "violation is null");

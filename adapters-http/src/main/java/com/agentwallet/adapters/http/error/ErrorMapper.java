@@ -3,6 +3,7 @@ package com.agentwallet.adapters.http.error;
 import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.port.LedgerUnavailableException;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -16,6 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import java.util.stream.Collectors;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * The one exception mapper: every failure leaves as the contract's error body. Input errors are
  * 400 naming the field; a database connection that broke or a ledger that did not confirm is 503
@@ -25,9 +28,16 @@ import java.util.stream.Collectors;
 public final class ErrorMapper implements ExceptionMapper<Throwable> {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
 
+    private final ErrorDocs docs;
+
+    /** {@code docs} makes each error body's {@code docs} link. */
+    public ErrorMapper(ErrorDocs docs) {
+        this.docs = requireNonNull(docs, "docs is null");
+    }
+
     @Override
     public Response toResponse(Throwable failure) {
-        return ErrorResponses.response(toApiException(failure));
+        return ErrorResponses.response(toApiException(failure), docs);
     }
 
     static ApiException toApiException(Throwable failure) {

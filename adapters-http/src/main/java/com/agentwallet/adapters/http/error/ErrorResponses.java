@@ -3,6 +3,7 @@ package com.agentwallet.adapters.http.error;
 import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.common.Result;
 import com.agentwallet.core.policy.ViolationRule;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -96,15 +97,18 @@ public final class ErrorResponses {
         }
     };
 
-    /** The contract's body of an error, without its request id (which the response filter stamps on). */
-    public static ErrorJson body(ApiException error) {
-        return new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), ErrorJson.DOCS + error.code(), null,
+    /**
+     * The contract's body of an error, its {@code docs} link made by {@code docs}, without its request
+     * id (which the response filter stamps on).
+     */
+    public static ErrorJson body(ApiException error, ErrorDocs docs) {
+        return new ErrorJson(new ErrorJson.Detail(error.code(), error.getMessage(), docs.link(error.code()), null,
                 error.param().orElse(null), error.requiredRole().map(role -> role.wireName()).orElse(null),
                 error.violation().map(ErrorJson.ViolationJson::of).orElse(null)));
     }
 
-    public static Response response(ApiException error) {
-        ErrorJson body = body(error);
+    public static Response response(ApiException error, ErrorDocs docs) {
+        ErrorJson body = body(error, docs);
         Response.ResponseBuilder response = Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(body);
         if (error.status() == 503) {

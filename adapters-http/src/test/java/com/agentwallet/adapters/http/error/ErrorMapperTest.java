@@ -8,6 +8,8 @@ import com.agentwallet.core.policy.Violation;
 import com.agentwallet.core.policy.ViolationRule;
 import com.agentwallet.core.port.LedgerUnavailableException;
 import com.agentwallet.core.port.StorageUnavailableException;
+import com.agentwallet.edge.error.ErrorCatalogue;
+import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.NotAllowedException;
@@ -28,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ErrorMapperTest {
-    private final ErrorMapper mapper = new ErrorMapper();
+    private final ErrorMapper mapper = new ErrorMapper(ErrorDocs.SERVED);
     private final ObjectMapper json = ApiJson.configure(new ObjectMapper());
 
     public record Body(String amount) {
@@ -118,6 +120,22 @@ class ErrorMapperTest {
         assertThat(response.getStatus()).isEqualTo(status);
         assertThat(detail(response).code()).isEqualTo(code);
         assertThat(detail(response).message()).isEqualTo(rejection.message());
+        assertThat(detail(response).docs()).isEqualTo("/docs/errors#" + code);
+        assertThat(ErrorCatalogue.entry(code)).hasValueSatisfying(entry -> assertThat(entry.status()).isEqualTo(status));
+    }
+
+    @Test
+    void aConfiguredBaseMakesTheDocsLink() {
+        ErrorMapper configured = new ErrorMapper(new ErrorDocs("https://docs.example.com/api/errors#"));
+
+        assertThat(detail(configured.toResponse(new NotFoundException())).docs())
+                .isEqualTo("https://docs.example.com/api/errors#not_found");
+    }
+
+    @Test
+    void aCodeTheCatalogueDoesNotListIsAProgrammersError() {
+        assertThatThrownBy(() -> ApiException.of(418, "teapot", "short and stout"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("teapot");
     }
 
     @Test
