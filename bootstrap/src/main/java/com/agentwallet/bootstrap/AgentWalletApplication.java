@@ -6,7 +6,6 @@ import com.agentwallet.adapters.http.JsonErrorHandler;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.mcp.McpEndpoint;
-import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.edge.error.ErrorDocs;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -85,8 +84,7 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
         Injector injector = Guice.createInjector(new CoreModule(configuration, clock),
                 new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
-        environment.healthChecks().register("database",
-                new DatabaseHealthCheck(injector.getInstance(Persistence.class).dataSource()));
+        HealthChecks.register(environment, configuration, injector);
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         mountMcp(environment, injector.getInstance(McpEndpoint.class));

@@ -38,13 +38,15 @@ import static java.util.Objects.requireNonNull;
  * a generator holds no transaction while it writes a file, and the claim query lets one
  * organisation have at most three files written at once across every process. Each job's time comes from the injected clock, and each claims its work with
  * {@code FOR UPDATE SKIP LOCKED}, one item per transaction: servers sharing a database split the
- * work between them and never do an item twice.
+ * work between them and never do an item twice. Each round of the frequent jobs, and each generator's
+ * round, ends with a beat of its {@link Heartbeats}, which the liveness checks read.
  */
 public final class Clockwork implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Clockwork.class);
     private static final int BATCH = 500;
     /** Export jobs a generator writes per round: a round of long files must not starve the next check for new ones. */
     private static final int EXPORT_BATCH = 10;
+    private static final String CLOCKWORK = "the clockwork";
 
     private final Settlement settlement;
     private final EscrowService escrows;
@@ -59,6 +61,8 @@ public final class Clockwork implements Managed {
     private final UserService users;
     private final ServiceConfiguration.ClockworkSettings settings;
     private final int exportGenerators;
+    private final Heartbeats.Heartbeat rounds;
+    private final Heartbeats.Heartbeat generatorRounds;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "clockwork");
         thread.setDaemon(true);
@@ -71,7 +75,7 @@ public final class Clockwork implements Managed {
                      IdempotencyKeys idempotency, RequestKeys requestKeys, ApiKeyService apiKeys,
                      WalletService wallets, ExportService exports, Reconciliation reconciliation,
                      ScheduledRuns scheduledRuns, UserService users, ServiceConfiguration.ClockworkSettings settings,
-                     ServiceConfiguration.ExportsSettings exportSettings) {
+                     ServiceConfiguration.ExportsSettings exportSettings, Heartbeats heartbeats) {
         this.settlement = requireNonNull(settlement, "settlement is null");
         this.escrows = requireNonNull(escrows, "escrows is null");
         this.payments = requireNonNull(payments, "payments is null");
@@ -85,6 +89,8 @@ public final class Clockwork implements Managed {
         this.users = requireNonNull(users, "users is null");
         this.settings = requireNonNull(settings, "settings is null");
         this.exportGenerators = exportSettings.generators();
+        this.rounds = heartbeats.clockwork();
+        this.generatorRounds = heartbeats.exportGenerators();
         AtomicInteger generator = new AtomicInteger();
         this.exportScheduler = Executors.newScheduledThreadPool(exportGenerators, runnable -> {
             Thread thread = new Thread(runnable, "clockwork-exports-" + generator.incrementAndGet());
@@ -97,9 +103,18 @@ public final class Clockwork implements Managed {
     public void start() {
         run("recovery at start", () -> LOG.info("Resubmitted {} transactions left pending", settlement.recover(Duration.ZERO, BATCH)));
         long tick = settings.tick().toMillis();
-        scheduler.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
-        for (int i = 0; i < exportGenerators; i++) {
-            exportScheduler.scheduleWithFixedDelay(this::generateExports, tick, tick, TimeUnit.MILLISECONDS);
+        rounds.beat(CLOCKWORK);
+        scheduler.scheduleWithFixedDelay(() -> {
+            tick();
+            rounds.beat(CLOCKWORK);
+        }, tick, tick, TimeUnit.MILLISECONDS);
+        for (int i = 1; i <= exportGenerators; i++) {
+            String generator = "export generator " + i;
+            generatorRounds.beat(generator);
+            exportScheduler.scheduleWithFixedDelay(() -> {
+                generateExports();
+                generatorRounds.beat(generator);
+            }, tick, tick, TimeUnit.MILLISECONDS);
         }
         long reconcile = settings.reconcileEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> run("reconciliation", this::reconcile), reconcile, reconcile,

@@ -9,8 +9,8 @@ import java.sql.SQLException;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The admin port's {@code /healthcheck}: healthy while a connection of the pool answers, so that a
- * load balancer or a service manager sees the database go down as the API's 503s do.
+ * Readiness of the database ({@link HealthChecks}): healthy while a connection of the pool answers,
+ * so that a load balancer sees the database go down as the API's 503s do.
  */
 final class DatabaseHealthCheck extends HealthCheck {
     private static final int VALID_WITHIN_SECONDS = 1;

@@ -96,6 +96,7 @@ final class ServerModule extends ConstructorModule {
         }
         singleton(JsonErrorHandler.class);
         bind(DemoOrganisations.class).in(Singleton.class);
+        bind(Heartbeats.class).in(Singleton.class);
 
         // Started in this order and stopped in reverse: the books and the ledger close after all that uses them.
         Multibinder<Managed> managed = Multibinder.newSetBinder(binder(), Managed.class);

@@ -1,11 +1,15 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.webhook.WebhookLimits;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.health.HealthFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -57,6 +61,14 @@ public class ServiceConfiguration extends Configuration {
     @JsonProperty
     private ExportsSettings exports = new ExportsSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private HealthCheckSettings healthChecks = new HealthCheckSettings();
+
+    /** Dropwizard's health module as {@link #healthChecks} sets it up; built once, on first use. */
+    private HealthFactory healthModule;
+
     /** Whether the first start creates the demo organisations and writes {@code demo-credentials.json}. */
     @JsonProperty
     private boolean demo;
@@ -92,6 +104,41 @@ public class ServiceConfiguration extends Configuration {
 
     public ExportsSettings getExports() {
         return exports;
+    }
+
+    public HealthCheckSettings getHealthChecks() {
+        return healthChecks;
+    }
+
+    /**
+     * Dropwizard's health module (readiness and liveness at the admin port's {@code /health-check}),
+     * set up from {@code healthChecks}: the service registers the checks it schedules, so its own
+     * {@code health} block is not for the configuration file (see {@link #isHealthLeftToTheService()}).
+     */
+    @Override
+    public synchronized Optional<HealthFactory> getHealthFactory() {
+        if (healthModule == null) {
+            healthModule = HealthChecks.factory(healthChecks);
+        }
+        return Optional.of(healthModule);
+    }
+
+    @JsonIgnore
+    @AssertTrue(message = "is set by the service from healthChecks; remove the health block")
+    public boolean isHealthLeftToTheService() {
+        return super.getHealthFactory().isEmpty();
+    }
+
+    /**
+     * A clockwork round or a webhook worker waits up to {@code database.connectionTimeout} for each
+     * job while the database is down: the stall bound must outlast that, or an outage would look like
+     * a stuck worker and liveness would restart a server that a restart cannot help.
+     */
+    @JsonIgnore
+    @AssertTrue(message = "healthChecks.workerStall must be at least 3 x clockwork.tick + 10 x database.connectionTimeout")
+    public boolean isWorkerStallLongEnough() {
+        return healthChecks.workerStall().compareTo(clockwork.tick().multipliedBy(3)
+                .plus(database.connectionTimeout().multipliedBy(10))) >= 0;
     }
 
     public boolean isDemo() {
@@ -346,6 +393,60 @@ public class ServiceConfiguration extends Configuration {
 
         public boolean acceptSelfSignedReceivers() {
             return acceptSelfSignedReceivers;
+        }
+    }
+
+    /**
+     * The health checks' schedule and bounds: how often each runs, how long a background worker may go
+     * without finishing a round (the exports' generators apart: one file may take long), how long the
+     * ledger's slot may stand still, and the webhook backlog (due deliveries, and how long the oldest
+     * has been due) beyond which the backlog check reports unhealthy.
+     */
+    public static class HealthCheckSettings {
+        @NotNull
+        @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+        @JsonProperty
+        private Duration interval = Duration.seconds(5);
+        @NotNull
+        @JsonProperty
+        private Duration workerStall = Duration.minutes(1);
+        @NotNull
+        @JsonProperty
+        private Duration exportStall = Duration.minutes(30);
+        @NotNull
+        @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+        @JsonProperty
+        private Duration ledgerStall = Duration.minutes(1);
+        @Min(1)
+        @Max(1_000_000)
+        @JsonProperty
+        private int webhookBacklog = 10_000;
+        @NotNull
+        @JsonProperty
+        private Duration webhookOldest = Duration.minutes(10);
+
+        public java.time.Duration interval() {
+            return interval.toJavaDuration();
+        }
+
+        public java.time.Duration workerStall() {
+            return workerStall.toJavaDuration();
+        }
+
+        public java.time.Duration exportStall() {
+            return exportStall.toJavaDuration();
+        }
+
+        public java.time.Duration ledgerStall() {
+            return ledgerStall.toJavaDuration();
+        }
+
+        public int webhookBacklog() {
+            return webhookBacklog;
+        }
+
+        public java.time.Duration webhookOldest() {
+            return webhookOldest.toJavaDuration();
         }
     }
 

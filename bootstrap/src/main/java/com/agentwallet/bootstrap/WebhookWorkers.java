@@ -35,12 +35,15 @@ public final class WebhookWorkers implements Managed {
     private final WebhookDispatcher dispatcher;
     private final ServiceConfiguration.WebhookSettings settings;
     private final ExecutorService workers;
+    private final Heartbeats.Heartbeat steps;
     private volatile boolean running = true;
 
     @Inject
-    public WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings) {
+    public WebhookWorkers(WebhookDispatcher dispatcher, ServiceConfiguration.WebhookSettings settings,
+                          Heartbeats heartbeats) {
         this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.steps = heartbeats.webhookWorkers();
         this.workers = Executors.newFixedThreadPool(settings.workers(), runnable -> {
             Thread thread = new Thread(runnable, "webhook-delivery");
             thread.setDaemon(true);
@@ -50,8 +53,10 @@ public final class WebhookWorkers implements Managed {
 
     @Override
     public void start() {
-        for (int i = 0; i < settings.workers(); i++) {
-            workers.execute(this::work);
+        for (int i = 1; i <= settings.workers(); i++) {
+            String worker = "webhook worker " + i;
+            steps.beat(worker);
+            workers.execute(() -> work(worker));
         }
     }
 
@@ -64,12 +69,15 @@ public final class WebhookWorkers implements Managed {
         }
     }
 
-    private void work() {
+    /** The worker's loop; it beats after each step, so that a delivery waiting on a slow receiver is no stall. */
+    private void work(String worker) {
         while (running) {
             try {
                 int fannedOut = dispatcher.fanOut(FAN_OUT_BATCH);
+                steps.beat(worker);
                 int attempted = 0;
                 while (running && attempted < DELIVERIES_PER_ROUND && dispatcher.deliverNext()) {
+                    steps.beat(worker);
                     attempted++;
                 }
                 if (fannedOut < FAN_OUT_BATCH && attempted < DELIVERIES_PER_ROUND) {
@@ -85,6 +93,7 @@ public final class WebhookWorkers implements Managed {
                 LOG.error("Webhook delivery failed; the worker goes on", e);
                 sleepAfterFailure();
             }
+            steps.beat(worker);
         }
     }
 

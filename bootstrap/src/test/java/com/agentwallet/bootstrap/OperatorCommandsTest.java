@@ -170,7 +170,8 @@ class OperatorCommandsTest {
                 injector.getInstance(WalletService.class),
                 injector.getInstance(ExportService.class), injector.getInstance(Reconciliation.class),
                 injector.getInstance(ScheduledRuns.class), injector.getInstance(UserService.class),
-                configuration.getClockwork(), configuration.getExports());
+                configuration.getClockwork(), configuration.getExports(),
+                new Heartbeats(clock));
     }
 
     @Test

@@ -12,6 +12,7 @@ import com.agentwallet.bench.CoreWiring;
 import com.agentwallet.bench.Latencies;
 import com.agentwallet.bench.MachineCpu;
 import com.agentwallet.bench.store.CpuMeter;
+import com.agentwallet.bootstrap.Heartbeats;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.agentwallet.bootstrap.WebhookWorkers;
 import com.agentwallet.core.common.Actor;
@@ -172,7 +173,7 @@ public final class DeliveryBenchmark {
 
             WebhookWorkers workers = new WebhookWorkers(new WebhookDispatcher(storage,
                     new HttpWebhookTransport(ReceiverTls.of(settings.acceptSelfSignedReceivers()), new ObjectMapper()),
-                    guard, settings.limits(), clock), settings);
+                    guard, settings.limits(), clock), settings, new Heartbeats(clock));
             Load load = new Load(storage, core.events, clock, payments, options);
             Window window;
             Drain drain;

@@ -9,6 +9,7 @@ import com.agentwallet.adapters.persistence.Postgres;
 import com.agentwallet.bench.Arguments;
 import com.agentwallet.bench.BenchmarkSupport;
 import com.agentwallet.bench.CoreWiring;
+import com.agentwallet.bootstrap.Heartbeats;
 import com.agentwallet.bootstrap.ServiceConfiguration;
 import com.agentwallet.bootstrap.WebhookWorkers;
 import com.agentwallet.core.event.DomainEvent;
@@ -119,7 +120,7 @@ public final class DeliveryFairnessBenchmark {
 
             WebhookWorkers workers = new WebhookWorkers(new WebhookDispatcher(storage,
                     new HttpWebhookTransport(ReceiverTls.of(true), new ObjectMapper()), guard, settings.limits(), clock),
-                    settings);
+                    settings, new Heartbeats(clock));
             workers.start();
             try {
                 Pinger pinger = new Pinger(storage, core.events, clock);

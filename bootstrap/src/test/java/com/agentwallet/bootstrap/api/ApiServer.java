@@ -240,6 +240,17 @@ public final class ApiServer {
         return "http://localhost:" + port(HttpConnectorFactory.class) + "/v1";
     }
 
+    /**
+     * The admin connector's address (plain HTTP on 127.0.0.1): Dropwizard's {@code /healthcheck} and
+     * the health module's {@code /health-check}. Jetty's connectors are the application's, then the admin's.
+     */
+    public String adminBase() {
+        DefaultServerFactory factory = (DefaultServerFactory) support.getConfiguration().getServerFactory();
+        Server server = support.getEnvironment().getApplicationContext().getServer();
+        int admin = factory.getApplicationConnectors().size();
+        return "http://127.0.0.1:" + ((NetworkConnector) server.getConnectors()[admin]).getLocalPort();
+    }
+
     /** The bound port of the application connector of that kind (exactly that class, https before http). */
     private int port(Class<? extends ConnectorFactory> kind) {
         List<ConnectorFactory> factories = ((DefaultServerFactory) support.getConfiguration().getServerFactory())

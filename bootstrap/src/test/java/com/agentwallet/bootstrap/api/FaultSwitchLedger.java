@@ -10,6 +10,7 @@ import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.port.LedgerAdapterFactory;
 import com.agentwallet.core.port.LedgerContext;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.LedgerUnavailableException;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -30,7 +31,7 @@ import java.util.function.Function;
  * ({@code ledger.type: sim-fault-switch}, registered for the tests only) with the simulator's own
  * settings; the fault settings ({@code failure_rate}, {@code late_rate}, {@code drop_rate},
  * {@code latency_ms}) apply from {@link #faultsOn()}, when the simulator is opened again over its
- * journal with them, as a restarted one would be.
+ * journal with them, as a restarted one would be; {@link #unreachable} fails every call while set.
  *
  * <p>A fault is counted when it shows: a refusal {@code ledger_unavailable} is a failed submission;
  * an unknown outcome is late when a later submission of the operation finds it confirmed, dropped
@@ -50,6 +51,8 @@ final class FaultSwitchLedger implements LedgerPort, AutoCloseable {
     private final AtomicInteger dropped = new AtomicInteger();
     private final Object[] stripes = new Object[64];
     private LedgerPort simulator;
+    /** While set, every call fails as a ledger out of reach does. */
+    private volatile boolean unreachable;
 
     /** The plugin: registered in the tests' {@code META-INF/services}. */
     public static final class Factory implements LedgerAdapterFactory {
@@ -96,6 +99,11 @@ final class FaultSwitchLedger implements LedgerPort, AutoCloseable {
         } finally {
             switching.writeLock().unlock();
         }
+    }
+
+    /** From now on every call fails {@code ledger_unavailable}, as with the ledger's node out of reach; or no longer. */
+    void unreachable(boolean unreachable) {
+        this.unreachable = unreachable;
     }
 
     Faults faults() {
@@ -163,6 +171,9 @@ final class FaultSwitchLedger implements LedgerPort, AutoCloseable {
     }
 
     private <T> T using(Function<LedgerPort, T> call) {
+        if (unreachable) {
+            throw new LedgerUnavailableException("the ledger's node is out of reach");
+        }
         switching.readLock().lock();
         try {
             return call.apply(simulator);
