@@ -113,7 +113,7 @@ final class ServerModule extends ConstructorModule {
     SessionTokens sessionTokens() {
         ServiceConfiguration.SessionTokenSettings settings = configuration.getApi().sessionTokens();
         return new SessionTokens(SessionSigningKey.load(settings.signingKey(), Path.of(configuration.getDataDirectory())),
-                settings.issuer(), settings.audience());
+                SessionSigningKey.retired(settings.retiredSigningKeys()), settings.issuer(), settings.audience());
     }
 
     @Provides

@@ -1,6 +1,7 @@
 package com.agentwallet.bootstrap;
 
 import com.agentwallet.core.webhook.WebhookLimits;
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -15,6 +16,7 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -322,10 +324,15 @@ public class ServiceConfiguration extends Configuration {
     /**
      * Session token signing. {@code signingKey} is base64 of at least 32 bytes (set it from the
      * environment); without one, a key is made on first start and kept under the data directory.
+     * {@code retiredSigningKeys} verify, and never sign, the tokens made before a rotation; blank
+     * entries (an unset environment variable) are ignored.
      */
     public static class SessionTokenSettings {
         @JsonProperty
         private String signingKey;
+        @JsonProperty
+        @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+        private List<String> retiredSigningKeys = List.of();
         @NotEmpty
         @JsonProperty
         private String issuer = "agent-wallet";
@@ -335,6 +342,11 @@ public class ServiceConfiguration extends Configuration {
 
         public Optional<String> signingKey() {
             return Optional.ofNullable(signingKey).filter(key -> !key.isBlank());
+        }
+
+        public List<String> retiredSigningKeys() {
+            return retiredSigningKeys == null ? List.of()
+                    : retiredSigningKeys.stream().filter(key -> key != null && !key.isBlank()).toList();
         }
 
         public String issuer() {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,6 +39,11 @@ final class SessionSigningKey {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read or make the session signing key " + file, e);
         }
+    }
+
+    /** The retired keys that still verify the tokens they signed, each as {@link #load} takes a configured one. */
+    static List<byte[]> retired(List<String> configured) {
+        return configured.stream().map(key -> decode(key, "api.sessionTokens.retiredSigningKeys")).toList();
     }
 
     private static byte[] decode(String base64, String source) {

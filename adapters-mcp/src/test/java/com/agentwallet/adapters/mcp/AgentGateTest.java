@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,7 +40,7 @@ class AgentGateTest {
     private static final SessionGrant GRANT =
             new SessionGrant(new WalletId("wal_aaaaaaaaaaaaaaaaaaaaaaaa"), 3, NOW.plusSeconds(3600));
 
-    private final SessionTokens tokens = new SessionTokens(new byte[32], "agent-wallet", "agents");
+    private final SessionTokens tokens = new SessionTokens(new byte[32], List.of(), "agent-wallet", "agents");
     private final String token = tokens.issue(ORG, GRANT);
     private final ObjectMapper wireJson =
             new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);

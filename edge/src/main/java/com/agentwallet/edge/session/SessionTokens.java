@@ -13,7 +13,9 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
 import java.text.ParseException;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -31,6 +33,10 @@ import static java.util.Objects.requireNonNull;
  * request threads' samples of a payment in a JFR profile. Only verified tokens are kept, with the
  * organisation they name, so a token refused once is checked every time, and a remembered one
  * presented in a {@code Session-Token} header by another organisation's key is still refused.
+ *
+ * <p>Tokens are signed with the current secret and verified with it or any retired one, so the
+ * secret can be rotated without cutting every agent off: a retired secret is dropped once the
+ * tokens it signed have expired or been rotated.
  */
 public final class SessionTokens {
     public static final int MIN_SECRET_BYTES = 32;
@@ -40,15 +46,22 @@ public final class SessionTokens {
     static final int REMEMBERED = 10_000;
 
     private final byte[] secret;
+    private final List<byte[]> verifiers;
     private final String issuer;
     private final String audience;
     private final ConcurrentHashMap<String, Verified> verified = new ConcurrentHashMap<>();
 
-    public SessionTokens(byte[] secret, String issuer, String audience) {
-        if (secret.length < MIN_SECRET_BYTES) {
-            throw new IllegalArgumentException("session token secrets need at least " + MIN_SECRET_BYTES + " bytes");
+    public SessionTokens(byte[] secret, List<byte[]> retired, String issuer, String audience) {
+        List<byte[]> all = new ArrayList<>();
+        all.add(secret);
+        all.addAll(retired);
+        for (byte[] each : all) {
+            if (each.length < MIN_SECRET_BYTES) {
+                throw new IllegalArgumentException("session token secrets need at least " + MIN_SECRET_BYTES + " bytes");
+            }
         }
         this.secret = secret.clone();
+        this.verifiers = all.stream().map(byte[]::clone).toList();
         this.issuer = requireNonNull(issuer, "issuer is null");
         this.audience = requireNonNull(audience, "audience is null");
     }
@@ -102,7 +115,7 @@ public final class SessionTokens {
     private Optional<Verified> check(String token) {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
-            if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(new MACVerifier(secret))) {
+            if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()) || !signedByOneOfUs(jwt)) {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
@@ -118,6 +131,15 @@ public final class SessionTokens {
         } catch (ParseException | JOSEException | IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    private boolean signedByOneOfUs(SignedJWT jwt) throws JOSEException {
+        for (byte[] verifier : verifiers) {
+            if (jwt.verify(new MACVerifier(verifier))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A token that verified: the organisation it was issued to, and its grant. */

@@ -22,7 +22,7 @@ class SessionTokensTest {
     private static final SessionGrant GRANT = new SessionGrant(new WalletId("wal_" + "C".repeat(24)), 3,
             Instant.parse("2026-11-22T10:00:00Z"));
 
-    private final SessionTokens tokens = new SessionTokens(SECRET, "agent-wallet", "agent-wallet/v1");
+    private final SessionTokens tokens = new SessionTokens(SECRET, List.of(), "agent-wallet", "agent-wallet/v1");
 
     @Test
     void aTokenItIssuedVerifiesToItsOrganisationAndGrantEvenWhenExpired() {
@@ -40,10 +40,10 @@ class SessionTokensTest {
     void anotherKeyIssuerOrAudienceIsRefused() {
         byte[] otherSecret = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);
 
-        assertThat(grant(new SessionTokens(otherSecret, "agent-wallet", "agent-wallet/v1").issue(ORG, GRANT))).isEmpty();
-        assertThat(grant(new SessionTokens(SECRET, "someone-else", "agent-wallet/v1").issue(ORG, GRANT)))
+        assertThat(grant(new SessionTokens(otherSecret, List.of(), "agent-wallet", "agent-wallet/v1").issue(ORG, GRANT))).isEmpty();
+        assertThat(grant(new SessionTokens(SECRET, List.of(), "someone-else", "agent-wallet/v1").issue(ORG, GRANT)))
                 .isEmpty();
-        assertThat(grant(new SessionTokens(SECRET, "agent-wallet", "another-api").issue(ORG, GRANT)))
+        assertThat(grant(new SessionTokens(SECRET, List.of(), "agent-wallet", "another-api").issue(ORG, GRANT)))
                 .isEmpty();
     }
 
@@ -80,7 +80,7 @@ class SessionTokensTest {
 
     @Test
     void aRefusedTokenIsRefusedEveryTime() {
-        String forged = new SessionTokens("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII),
+        String forged = new SessionTokens("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII), List.of(),
                 "agent-wallet", "agent-wallet/v1").issue(ORG, GRANT);
 
         assertThat(grant(forged)).isEmpty();
@@ -105,7 +105,23 @@ class SessionTokensTest {
 
     @Test
     void aShortSecretIsRefusedAtStart() {
-        assertThatThrownBy(() -> new SessionTokens(new byte[16], "agent-wallet", "agent-wallet/v1"))
+        assertThatThrownBy(() -> new SessionTokens(new byte[16], List.of(), "agent-wallet", "agent-wallet/v1"))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SessionTokens(SECRET, List.of(new byte[16]), "agent-wallet", "agent-wallet/v1"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRotatedSecretSignsNewTokensWhileTheRetiredOneStillVerifiesItsOwn() {
+        byte[] next = "0123456789abcdef0123456789abcdef-next".getBytes(StandardCharsets.US_ASCII);
+        String before = tokens.issue(ORG, GRANT);
+        SessionTokens rotated = new SessionTokens(next, List.of(SECRET), "agent-wallet", "agent-wallet/v1");
+        String after = rotated.issue(ORG, GRANT);
+
+        assertThat(rotated.verify(before)).contains(new SessionTokens.Verified(ORG, GRANT));
+        assertThat(rotated.verify(after)).contains(new SessionTokens.Verified(ORG, GRANT));
+        assertThat(grant(after)).as("signed with the new secret, not the old").isEmpty();
+        assertThat(new SessionTokens(next, List.of(), "agent-wallet", "agent-wallet/v1").verify(before))
+                .as("once the retired secret is dropped").isEmpty();
     }
 }
