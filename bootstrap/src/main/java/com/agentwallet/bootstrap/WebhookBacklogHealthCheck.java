@@ -26,10 +26,16 @@ final class WebhookBacklogHealthCheck extends HealthCheck {
         this.maxOldest = requireNonNull(maxOldest, "maxOldest is null");
     }
 
+    /** A failed read is reported by its message: an exception would put its stack trace on the classic page. */
     @Override
     protected Result check() {
         Instant now = clock.instant();
-        PostgresWebhookBacklog.Due due = backlog.due(now, maxDue + 1);
+        PostgresWebhookBacklog.Due due;
+        try {
+            due = backlog.due(now, maxDue + 1);
+        } catch (RuntimeException e) {
+            return Result.unhealthy("cannot read the webhook backlog: " + e.getMessage());
+        }
         Duration oldest = due.oldest().map(since -> Duration.between(since, now)).orElse(Duration.ZERO);
         if (due.count() > maxDue) {
             return Result.unhealthy("more than %d webhook deliveries are due; the oldest for %s", maxDue, oldest);

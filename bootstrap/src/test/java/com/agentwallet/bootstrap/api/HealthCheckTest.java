@@ -124,6 +124,11 @@ class HealthCheckTest {
                 Health alive = health(ALIVE);
                 assertThat(alive.status()).as("liveness, with the database down: %s", alive.checks()).isEqualTo(200);
                 assertThat(alive.healthy("clockwork")).isTrue();
+                HttpResponse<String> detailed = get("/healthcheck");
+                assertThat(detailed.statusCode()).isEqualTo(500);
+                assertThat(detailed.body()).as("the classic page, each failure by its message")
+                        .contains("the database is unavailable").contains("cannot read the webhook backlog")
+                        .doesNotContain("\"stack\"").doesNotContain("at com.");
             } finally {
                 sql.execute("ALTER DATABASE " + PersistenceSettings.EMBEDDED_DATABASE + " ALLOW_CONNECTIONS true");
             }
