@@ -1,10 +1,11 @@
 package com.agentwallet.bootstrap.api;
 
+import com.agentwallet.core.testing.TempFolders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.testing.ConfigOverride;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,22 +20,27 @@ import java.util.Map;
 
 import static com.agentwallet.bootstrap.api.ApiAssertions.assertError;
 import static com.agentwallet.bootstrap.api.ApiFixtures.body;
+import static com.agentwallet.bootstrap.api.ApiFixtures.payment;
 import static com.agentwallet.bootstrap.api.ApiFixtures.randomAddress;
 import static com.agentwallet.bootstrap.api.ApiFixtures.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The server with the JSON layouts docs/OPERATIONS.md ("Logs") shows, on its log file and its
- * request log: a run that pays, delivers a webhook, refuses a key and fails a request on a ledger out
- * of reach leaves files of which every line parses as a JSON object with the fields a log pipeline
- * reads; the lines logged while serving a request carry the id the request was answered with, and
- * the background's lines carry none; no line carries a secret the run handled.
+ * request log, and the tests' text layouts on a second file of each: a run that pays, delivers a
+ * webhook, refuses a key and fails a request on a ledger out of reach leaves JSON files of which
+ * every line parses as a JSON object with the fields a log pipeline reads; the lines logged while
+ * serving a request carry the id the request was answered with, in either layout, and the
+ * background's lines carry none; no line of the four files carries a secret the run handled.
  */
 class JsonLogsTest {
     private static final Duration PATIENCE = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static ApiServer server;
+    /** The same log and request log in the tests' text layout, written beside the JSON ones. */
+    private static Path textLog;
+    private static Path textRequestLog;
     private static List<JsonNode> logLines;
     private static List<JsonNode> requestLines;
     /** Secrets the run handled, by what they are. */
@@ -46,10 +52,17 @@ class JsonLogsTest {
 
     @BeforeAll
     static void aRunWithJsonLogs() {
+        Path text = TempFolders.make("agent-wallet-text-logs");
+        textLog = text.resolve(ApiServer.LOG_FILE);
+        textRequestLog = text.resolve(ApiServer.REQUEST_LOG_FILE);
         server = ApiServer.startEdited(config -> {
-            ObjectNode log = (ObjectNode) config.path("logging").path("appenders").get(1);
+            ArrayNode appenders = (ArrayNode) config.path("logging").path("appenders");
+            ObjectNode log = (ObjectNode) appenders.get(1);
+            appenders.add(log.deepCopy().put("currentLogFilename", textLog.toString()));
             log.putObject("layout").put("type", "json").put("flattenMdc", true);
-            ObjectNode requestLog = (ObjectNode) config.path("server").path("requestLog").path("appenders").get(0);
+            ArrayNode requestAppenders = (ArrayNode) config.path("server").path("requestLog").path("appenders");
+            ObjectNode requestLog = (ObjectNode) requestAppenders.get(0);
+            requestAppenders.add(requestLog.deepCopy().put("currentLogFilename", textRequestLog.toString()));
             requestLog.putObject("layout").put("type", "access-json").putArray("responseHeaders").add("Request-Id");
         }, ConfigOverride.config("logging.level", "INFO"), ConfigOverride.config("ledger.type", FaultSwitchLedger.NAME));
         try {
@@ -90,8 +103,13 @@ class JsonLogsTest {
             ApiResponse paid = answer(fx.pay(wallet, randomAddress(), "1.00"));
             assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
             receiver.await(post -> post.isEvent("transaction.completed", wallet.id()), PATIENCE);
+
+            // credentials where they do not belong, refused: their requests are logged too
+            assertError(answer(client.get("/wallets", org.adminKey() + "0")), 401, "authentication_failed");
+            assertThat(answer(client.get("/wallets", wallet.token())).status()).isEqualTo(403);
+            assertThat(answer(client.call("POST", "/payments").key(org.adminKey()).header("Session-Token",
+                    org.adminKey()).body(payment(wallet.id(), randomAddress(), "1.00")).send()).status()).isEqualTo(401);
         }
-        assertError(answer(client.get("/wallets", org.adminKey() + "0")), 401, "authentication_failed");
 
         FaultSwitchLedger ledger = FaultSwitchLedger.of(server.dataDirectory());
         ledger.unreachable(true);
@@ -128,6 +146,21 @@ class JsonLogsTest {
     }
 
     @Test
+    void theTextLayoutShowsTheSameIdsInBrackets() {
+        String requestId = unavailable.header("Request-Id").orElseThrow();
+        assertThat(read(textLog).lines().filter(line -> line.contains(requestId)))
+                .as("the 503's lines in the text log").singleElement().asString()
+                .startsWith("WARN  [").contains("] [" + requestId + "] com.agentwallet.adapters.http.error.ErrorMapper:"
+                        + " Answered 503 service_unavailable");
+        List<String> requests = read(textRequestLog).lines().toList();
+        for (ApiResponse answer : ANSWERS) {
+            String id = answer.header("Request-Id").orElseThrow();
+            assertThat(requests).as("the text request log line of " + answer)
+                    .anyMatch(line -> line.endsWith(" " + id) && line.contains("\" " + answer.status() + " "));
+        }
+    }
+
+    @Test
     void linesLoggedInTheBackgroundCarryNoRequestId() {
         List<JsonNode> background = logLines.stream().filter(line -> !line.path("thread").asText().startsWith("dw-"))
                 .toList();
@@ -157,7 +190,7 @@ class JsonLogsTest {
     @Test
     void noLineCarriesASecretTheRunHandled() {
         String logged = read(server.dataDirectory().resolve(ApiServer.LOG_FILE))
-                + read(server.dataDirectory().resolve(ApiServer.REQUEST_LOG_FILE));
+                + read(server.dataDirectory().resolve(ApiServer.REQUEST_LOG_FILE)) + read(textLog) + read(textRequestLog);
         List<String> leaks = SECRETS.entrySet().stream().filter(secret -> logged.contains(secret.getValue()))
                 .map(Map.Entry::getKey).toList();
         System.out.printf("JSON logs: %d secrets checked in %d lines, %d found%n", SECRETS.size(),
