@@ -3,6 +3,7 @@ package com.agentwallet.bootstrap;
 import com.agentwallet.adapters.dashboard.Dashboard;
 import com.agentwallet.adapters.http.ErrorDocsServlet;
 import com.agentwallet.adapters.http.JsonErrorHandler;
+import com.agentwallet.adapters.http.RequestLogScope;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.mcp.McpEndpoint;
@@ -85,6 +86,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
         HealthChecks.register(environment, configuration, injector);
+        environment.servlets().addFilter("request-log-scope", new RequestLogScope())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         mountMcp(environment, injector.getInstance(McpEndpoint.class));

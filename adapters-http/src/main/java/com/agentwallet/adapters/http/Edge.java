@@ -9,6 +9,7 @@ import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
+import com.agentwallet.edge.log.RequestLogContext;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -30,7 +31,8 @@ import static java.util.Objects.requireNonNull;
  * (a plain-HTTP request is refused before anything else, unless a trusted proxy says it terminated
  * TLS), the body size limit (a Content-Length above it is refused at once, any other body is cut
  * off where it passes it), and on the way out the {@code Request-Id} and rate-limit headers, with
- * the id also in any error body.
+ * the id also in any error body. The id is in the logging context ({@link RequestLogContext}) while
+ * the request is served, until {@link RequestLogScope} takes it out.
  */
 @PreMatching
 @Priority(100)
@@ -63,7 +65,9 @@ public final class Edge implements ContainerRequestFilter, ContainerResponseFilt
 
     @Override
     public void filter(ContainerRequestContext request) {
-        request.setProperty(REQUEST_ID_PROPERTY, newRequestId(ids));
+        String requestId = newRequestId(ids);
+        request.setProperty(REQUEST_ID_PROPERTY, requestId);
+        RequestLogContext.enter(requestId);
         boolean secure = servletRequest.isSecure()
                 || trustForwardedProto && "https".equalsIgnoreCase(request.getHeaderString("X-Forwarded-Proto"));
         if (!secure) {

@@ -5,6 +5,7 @@ import com.agentwallet.edge.error.ErrorCatalogue;
 import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
+import com.agentwallet.edge.log.RequestLogContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,6 +47,7 @@ public final class ErrorDocsServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String requestId = Edge.newRequestId(ids);
         response.setHeader(Edge.REQUEST_ID, requestId);
+        RequestLogContext.enter(requestId);
         RateLimits.Outcome outcome = limits.takeForAddress(request.getRemoteAddr());
         outcome.headers().forEach(response::setHeader);
         boolean secure = request.isSecure()

@@ -7,6 +7,7 @@ import com.agentwallet.core.port.StorageUnavailableException;
 import com.agentwallet.edge.error.ErrorDocs;
 import com.agentwallet.edge.error.ErrorJson;
 import com.agentwallet.edge.limit.RateLimits;
+import com.agentwallet.edge.log.RequestLogContext;
 import com.agentwallet.edge.session.SessionTokens;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.Filter;
@@ -29,7 +30,8 @@ import static java.util.Objects.requireNonNull;
  * refused with 401 when it is malformed, forged, rotated or expired (an API key too: agents hold
  * tokens); the same token buckets, the organisation's once the token verifies, else the client
  * address's. Refusals carry the contract's error body, a {@code Request-Id} and the rate-limit
- * headers, so a client of /mcp handles them as it would /v1's.
+ * headers, so a client of /mcp handles them as it would /v1's. The id is in the logging context
+ * ({@link RequestLogContext}) from here on, as /v1's is.
  */
 public final class AgentGate implements Filter {
     static final String AGENT_ATTRIBUTE = Agent.class.getName();
@@ -66,6 +68,7 @@ public final class AgentGate implements Filter {
         HttpServletResponse response = (HttpServletResponse) servletResponse;
         String requestId = "req_" + ids.randomPart();
         response.setHeader("Request-Id", requestId);
+        RequestLogContext.enter(requestId);
         response.setHeader("Cache-Control", "no-store");
         if (!secure(request)) {
             refuseByAddress(request, response, requestId, 403, "https_required",

@@ -10,6 +10,7 @@ import com.agentwallet.edge.limit.BucketStore;
 import com.agentwallet.edge.limit.MemoryBuckets;
 import com.agentwallet.edge.limit.RateLimit;
 import com.agentwallet.edge.limit.RateLimits;
+import com.agentwallet.edge.log.RequestLogContext;
 import com.agentwallet.edge.session.SessionTokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,7 +19,9 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Proxy;
@@ -46,6 +49,12 @@ class AgentGateTest {
             new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
     private boolean live = true;
 
+    /** The server's outermost filter takes the id out after each request; here, after each test. */
+    @AfterEach
+    void leaveTheLoggingContext() {
+        RequestLogContext.leave();
+    }
+
     private AgentGate gate(RateLimit limit) {
         return gate(limit, new MemoryBuckets(10));
     }
@@ -72,8 +81,11 @@ class AgentGateTest {
         assertThat(passage.agent()).isNull();
     }
 
-    /** What the gate answered, and the agent it passed on (null when it refused). */
-    private record Passage(int status, Map<String, String> headers, JsonNode body, Agent agent) {
+    /**
+     * What the gate answered, the agent it passed on (null when it refused) and the request id the
+     * MCP server's lines were logged under.
+     */
+    private record Passage(int status, Map<String, String> headers, JsonNode body, Agent agent, String loggedUnder) {
     }
 
     private Passage send(AgentGate gate, boolean secure, String authorization) throws Exception {
@@ -100,9 +112,13 @@ class AgentGateTest {
             default -> throw new UnsupportedOperationException(method);
         });
         AtomicReference<Agent> passed = new AtomicReference<>();
-        gate.doFilter(request, response, (req, res) -> passed.set((Agent) attributes.get(AgentGate.AGENT_ATTRIBUTE)));
+        AtomicReference<String> loggedUnder = new AtomicReference<>();
+        gate.doFilter(request, response, (req, res) -> {
+            passed.set((Agent) attributes.get(AgentGate.AGENT_ATTRIBUTE));
+            loggedUnder.set(MDC.get(RequestLogContext.REQUEST_ID));
+        });
         return new Passage(status[0], headers, body.size() == 0 ? null : wireJson.readTree(body.toByteArray()),
-                passed.get());
+                passed.get(), loggedUnder.get());
     }
 
     @Test
@@ -112,6 +128,13 @@ class AgentGateTest {
         assertThat(passage.agent()).isEqualTo(new Agent(ORG, GRANT, "https://wallet.example:8443"));
         assertThat(passage.headers()).containsEntry("X-RateLimit-Limit", "200")
                 .containsEntry("X-RateLimit-Remaining", "199").containsKey("Request-Id");
+    }
+
+    @Test
+    void theMcpServerLogsUnderTheRequestIdTheAgentIsAnsweredWith() throws Exception {
+        Passage passage = send(gate(RateLimit.DEFAULT), true, "Bearer " + token);
+
+        assertThat(passage.loggedUnder()).startsWith("req_").isEqualTo(passage.headers().get("Request-Id"));
     }
 
     @Test

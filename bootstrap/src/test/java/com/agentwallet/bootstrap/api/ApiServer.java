@@ -9,6 +9,8 @@ import com.agentwallet.core.auth.Role;
 import com.agentwallet.core.testing.TempFolders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jetty.ConnectorFactory;
@@ -22,6 +24,7 @@ import org.eclipse.jetty.server.Server;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,6 +40,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The server as users meet it, for end-to-end tests: the real wiring (embedded PostgreSQL, the
@@ -50,6 +54,8 @@ public final class ApiServer {
     /** The server's log and its request log, in its data directory. */
     public static final String LOG_FILE = "server.log";
     public static final String REQUEST_LOG_FILE = "requests.log";
+    /** The tests' configuration, a resource. */
+    private static final String CONFIG = "api-test.yml";
 
     private static ApiServer shared;
     /** The localnets of the servers running in this JVM, where {@link #openUsdcAccounts} opens accounts. */
@@ -150,7 +156,30 @@ public final class ApiServer {
         return start(clock, data, Optional.empty(), overrides);
     }
 
+    /**
+     * A server of the caller's own on the tests' configuration as {@code edit} changes its tree, for
+     * what an override cannot say (a list where the file has none, such as a log layout's fields);
+     * stop it after.
+     */
+    public static ApiServer startEdited(Consumer<ObjectNode> edit, ConfigOverride... overrides) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        try {
+            ObjectNode config = (ObjectNode) yaml.readTree(new File(ResourceHelpers.resourceFilePath(CONFIG)));
+            edit.accept(config);
+            Path edited = TempFolders.make("agent-wallet-config").resolve(CONFIG);
+            yaml.writeValue(edited.toFile(), config);
+            return start(CoreModule.SYSTEM_CLOCK, newDataDirectory(), Optional.empty(), edited.toString(), overrides);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static ApiServer start(Clock clock, Path data, Optional<Localnet> localnet, ConfigOverride... overrides) {
+        return start(clock, data, localnet, ResourceHelpers.resourceFilePath(CONFIG), overrides);
+    }
+
+    private static ApiServer start(Clock clock, Path data, Optional<Localnet> localnet, String config,
+                                   ConfigOverride... overrides) {
         List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
         all.add(ConfigOverride.config("dataDirectory", data.toString()));
         all.add(ConfigOverride.config("server.applicationConnectors[0].keyStorePath",
@@ -159,7 +188,7 @@ public final class ApiServer {
         all.add(ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename",
                 data.resolve(REQUEST_LOG_FILE).toString()));
         return new ApiServer(new DropwizardTestSupport<>(AgentWalletApplication.class,
-                ResourceHelpers.resourceFilePath("api-test.yml"), all.toArray(ConfigOverride[]::new)) {
+                config, all.toArray(ConfigOverride[]::new)) {
             @Override
             public Application<ServiceConfiguration> newApplication() {
                 return new AgentWalletApplication(clock);
