@@ -25,9 +25,10 @@ import static java.util.Objects.requireNonNull;
  * {@code rejected} (the program or the adapter refused it), {@code unknown} (no answer yet: it is
  * resubmitted later), {@code unavailable} (the ledger could not be reached) and {@code exception}
  * (anything else thrown). Every submission of every movement goes through here, so nothing is
- * measured twice or missed. The other calls pass through unmeasured.
+ * measured twice or missed. The other calls pass through unmeasured, and so does {@link #close}, to a
+ * plugin that holds something to close (the simulator's journal).
  */
-public final class MeasuredLedger implements LedgerPort {
+public final class MeasuredLedger implements LedgerPort, AutoCloseable {
     static final String REJECTED = "rejected";
     static final String UNKNOWN = "unknown";
     static final String UNAVAILABLE = "unavailable";
@@ -97,5 +98,12 @@ public final class MeasuredLedger implements LedgerPort {
     @Override
     public Usdc balance(LedgerAccount account) {
         return ledger.balance(account);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (ledger instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
     }
 }
