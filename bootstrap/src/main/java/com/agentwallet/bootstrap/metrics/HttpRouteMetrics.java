@@ -17,8 +17,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Times every request the API (Jersey) answers as {@code http_server_requests_seconds{method,uri,status}},
  * where {@code uri} is the route's template ({@code /v1/wallets/{id}}), never the path asked for: a
- * request no route matched is {@code NOT_FOUND}, and a method outside HTTP's own is {@code OTHER}, so
- * that no label carries anything a client chose.
+ * request that matched no resource method (an unknown path, a method the path does not take) is
+ * {@code NOT_FOUND}, and a method outside HTTP's own is {@code OTHER}, so that no label carries
+ * anything a client chose.
  */
 public final class HttpRouteMetrics implements ApplicationEventListener {
     static final String NOT_FOUND = "NOT_FOUND";
