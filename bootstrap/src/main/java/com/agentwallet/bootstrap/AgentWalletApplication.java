@@ -7,6 +7,8 @@ import com.agentwallet.adapters.http.RequestLogScope;
 import com.agentwallet.adapters.http.V1Api;
 import com.agentwallet.adapters.http.json.ApiJson;
 import com.agentwallet.adapters.mcp.McpEndpoint;
+import com.agentwallet.adapters.persistence.Persistence;
+import com.agentwallet.bootstrap.metrics.ServerMetrics;
 import com.agentwallet.edge.error.ErrorDocs;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -82,12 +84,14 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
             https.forEach(connector -> SelfSignedCertificate.createIfAbsent(Path.of(connector.getKeyStorePath()),
                     connector.getKeyStorePassword()));
         }
-        Injector injector = Guice.createInjector(new CoreModule(configuration, clock),
+        ServerMetrics metrics = new ServerMetrics();
+        Injector injector = Guice.createInjector(new CoreModule(configuration, clock, metrics.registry()),
                 new ServerModule(configuration, ApiJson.configure(environment.getObjectMapper())));
         injector.getInstance(ServerModule.MANAGED).forEach(environment.lifecycle()::manage);
         HealthChecks.register(environment, configuration, injector);
         environment.servlets().addFilter("request-log-scope", new RequestLogScope())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        metrics.register(environment, injector.getInstance(Persistence.class), clock);
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
         mountDashboard(environment, injector.getInstance(Dashboard.class));
         mountMcp(environment, injector.getInstance(McpEndpoint.class));

@@ -8,6 +8,8 @@ import com.agentwallet.adapters.http.webhook.ReceiverTls;
 import com.agentwallet.adapters.http.webhook.ResolvingReceiverGuard;
 import com.agentwallet.adapters.persistence.Persistence;
 import com.agentwallet.adapters.persistence.PersistenceSettings;
+import com.agentwallet.bootstrap.metrics.MeasuredLedger;
+import com.agentwallet.bootstrap.metrics.MicrometerServiceMetrics;
 import com.agentwallet.bootstrap.users.BouncyCastlePasswordHasher;
 import com.agentwallet.core.CoreSettings;
 import com.agentwallet.core.alert.AlertFeed;
@@ -34,6 +36,7 @@ import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.PasswordHasher;
 import com.agentwallet.core.port.ReceiverGuard;
 import com.agentwallet.core.port.ScheduledRuns;
+import com.agentwallet.core.port.ServiceMetrics;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.reconcile.Reconciliation;
@@ -47,6 +50,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dropwizard.jackson.Jackson;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -61,7 +66,8 @@ import static java.util.Objects.requireNonNull;
  * PostgreSQL), the ledger plugin by name, the application's clock and secure ids. Guice builds
  * each use case through its constructor, one instance per injector; what is made from the
  * configuration is provided here. The server adds {@link ServerModule}; an operator command uses
- * this module alone.
+ * this module alone. The use cases count into {@code registry} and the ledger's submissions are timed
+ * there; an operator command's registry keeps nothing.
  */
 public final class CoreModule extends ConstructorModule {
     /** The system clock to the millisecond: the contract's precision. */
@@ -69,10 +75,17 @@ public final class CoreModule extends ConstructorModule {
 
     private final ServiceConfiguration configuration;
     private final Clock clock;
+    private final MeterRegistry registry;
 
+    /** The core for an operator command: its metrics go nowhere (a composite registry of no registry). */
     public CoreModule(ServiceConfiguration configuration, Clock clock) {
+        this(configuration, clock, new CompositeMeterRegistry());
+    }
+
+    public CoreModule(ServiceConfiguration configuration, Clock clock, MeterRegistry registry) {
         this.configuration = requireNonNull(configuration, "configuration is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.registry = requireNonNull(registry, "registry is null");
     }
 
     @Override
@@ -91,14 +104,31 @@ public final class CoreModule extends ConstructorModule {
         singleton(WalletService.class);
         singleton(IdempotencyKeys.class);
         singleton(RequestKeys.class);
-        singleton(PaymentService.class);
         singleton(EscrowService.class);
         singleton(ApiKeyService.class);
         singleton(WebhookService.class);
-        singleton(WebhookDispatcher.class);
         singleton(ExportService.class);
         singleton(AlertFeed.class);
         bind(Resources.class).in(Singleton.class);
+        bind(ServiceMetrics.class).toInstance(new MicrometerServiceMetrics(registry));
+    }
+
+    /** Provided, not built by its constructor: the one that counts (the other counts nothing, for tests). */
+    @Provides
+    @Singleton
+    PaymentService payments(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                            IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
+                            CoreSettings settings, ServiceMetrics metrics) {
+        return new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings,
+                metrics);
+    }
+
+    /** Provided, not built by its constructor: the one that counts (the other counts nothing, for tests). */
+    @Provides
+    @Singleton
+    WebhookDispatcher webhookDispatcher(Storage storage, WebhookTransport transport, ReceiverGuard receivers,
+                                        WebhookLimits limits, Clock clock, ServiceMetrics metrics) {
+        return new WebhookDispatcher(storage, transport, receivers, limits, clock, metrics);
     }
 
     @Provides
@@ -137,8 +167,9 @@ public final class CoreModule extends ConstructorModule {
     @Singleton
     LedgerPort ledger(Clock clock, Persistence persistence) {
         ServiceConfiguration.LedgerSettings ledger = configuration.getLedger();
-        return LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
-                .create(new LedgerContext(clock, dataDirectory(), ledger.settings(), persistence.ledgerJournal()));
+        return new MeasuredLedger(LedgerPlugins.find(ledger.type(), getClass().getClassLoader())
+                .create(new LedgerContext(clock, dataDirectory(), ledger.settings(), persistence.ledgerJournal())),
+                registry);
     }
 
     @Provides

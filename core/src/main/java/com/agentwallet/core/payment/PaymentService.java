@@ -16,8 +16,10 @@ import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.id.TxId;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.policy.Decision;
+import com.agentwallet.core.policy.ViolationRule;
 import com.agentwallet.core.port.Claim;
 import com.agentwallet.core.port.LedgerPort;
+import com.agentwallet.core.port.ServiceMetrics;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.TransactionStore;
@@ -28,6 +30,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
 
@@ -51,10 +54,18 @@ public final class PaymentService {
     private final IdGenerator ids;
     private final Clock clock;
     private final CoreSettings settings;
+    private final ServiceMetrics metrics;
 
+    /** Payments that count nothing ({@link ServiceMetrics#NONE}). */
     public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
                           IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
                           CoreSettings settings) {
+        this(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings, ServiceMetrics.NONE);
+    }
+
+    public PaymentService(Storage storage, LedgerPort ledger, Spending spending, Settlement settlement,
+                          IdempotencyKeys idempotency, EventPublisher events, IdGenerator ids, Clock clock,
+                          CoreSettings settings, ServiceMetrics metrics) {
         this.storage = requireNonNull(storage, "storage is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.spending = requireNonNull(spending, "spending is null");
@@ -64,6 +75,7 @@ public final class PaymentService {
         this.ids = requireNonNull(ids, "ids is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
     /**
@@ -78,14 +90,35 @@ public final class PaymentService {
      */
     public Result<PaymentResult> pay(PayCommand command) {
         TxId id = ids.tx();
-        return settlement.holding(id, () -> book(command, id).map(booked -> settle(command, booked)))
+        AtomicReference<ViolationRule> blockedNow = new AtomicReference<>();
+        Result<PaymentResult> result = settlement.holding(id, () -> book(command, id, blockedNow)
+                        .map(booked -> settle(command, booked)))
                 .map(this::finish);
+        count(result, Optional.ofNullable(blockedNow.get()));
+        return result;
     }
 
-    /** Books the payment as transaction {@code id}, or replays its idempotency key. */
-    private Result<Booked> book(PayCommand command, TxId id) {
+    /**
+     * Counts a new payment by how it was answered; a replay, or a request refused before it was
+     * booked, is not a new payment.
+     */
+    private void count(Result<PaymentResult> result, Optional<ViolationRule> blockedNow) {
+        if (blockedNow.isPresent()) {
+            metrics.paymentAnswered(TransactionStatus.BLOCKED);
+            metrics.paymentBlocked(blockedNow.get());
+        } else if (result.isOk() && !result.value().replayed()) {
+            metrics.paymentAnswered(result.value().transaction().status());
+        }
+    }
+
+    /**
+     * Books the payment as transaction {@code id}, or replays its idempotency key; {@code blockedNow}
+     * is left with the rule that blocked it, when it was booked blocked (not when a blocked payment
+     * was replayed).
+     */
+    private Result<Booked> book(PayCommand command, TxId id, AtomicReference<ViolationRule> blockedNow) {
         return storage.inBatch(new Claim.Booking(command.orgId(), command.idempotencyKey(), command.walletId()),
-                stores -> accept(stores, command, id));
+                stores -> accept(stores, command, id, blockedNow));
     }
 
     /**
@@ -124,7 +157,10 @@ public final class PaymentService {
      * and, unless blocked, the debit of a new transaction {@code id}. The checks see every payment
      * booked before it, in the same batch too.
      */
-    private Result<Booked> accept(Stores stores, PayCommand command, TxId id) {
+    private Result<Booked> accept(Stores stores, PayCommand command, TxId id,
+                                  AtomicReference<ViolationRule> blockedNow) {
+        // A unit of work run again (a retried batch) decides afresh.
+        blockedNow.set(null);
         Optional<Wallet> wallet = stores.wallets().lock(command.orgId(), command.walletId());
         if (wallet.isEmpty()) {
             return Result.refused(new Rejection.NotFound("wallet", command.walletId().value()));
@@ -144,6 +180,7 @@ public final class PaymentService {
                     .withMemo(command.memo());
             if (attempt.decision() instanceof Decision.Blocked blocked) {
                 idempotency.use(stores, command, spending.recordBlocked(stores, attempt, opened, now));
+                blockedNow.set(blocked.violation().rule());
                 return Result.refused(new Rejection.PolicyViolated(blocked.violation()));
             }
             Transaction tx = attempt.decision() instanceof Decision.NeedsCoSign needs

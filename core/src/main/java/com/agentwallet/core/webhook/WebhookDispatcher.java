@@ -6,6 +6,8 @@ import com.agentwallet.core.common.ValidationException;
 import com.agentwallet.core.id.EventId;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.port.ReceiverGuard;
+import com.agentwallet.core.port.ServiceMetrics;
+import com.agentwallet.core.port.ServiceMetrics.DeliveryResult;
 import com.agentwallet.core.port.Storage;
 import com.agentwallet.core.port.Stores;
 import com.agentwallet.core.port.WebhookTransport;
@@ -35,14 +37,22 @@ public final class WebhookDispatcher {
     private final ReceiverGuard receivers;
     private final WebhookLimits limits;
     private final Clock clock;
+    private final ServiceMetrics metrics;
 
+    /** A dispatcher that counts nothing ({@link ServiceMetrics#NONE}). */
     public WebhookDispatcher(Storage storage, WebhookTransport transport, ReceiverGuard receivers, WebhookLimits limits,
                              Clock clock) {
+        this(storage, transport, receivers, limits, clock, ServiceMetrics.NONE);
+    }
+
+    public WebhookDispatcher(Storage storage, WebhookTransport transport, ReceiverGuard receivers, WebhookLimits limits,
+                             Clock clock, ServiceMetrics metrics) {
         this.storage = requireNonNull(storage, "storage is null");
         this.transport = requireNonNull(transport, "transport is null");
         this.receivers = requireNonNull(receivers, "receivers is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
     /** Schedules deliveries for up to {@code limit} new events; answers how many events it fanned out. */
@@ -72,18 +82,21 @@ public final class WebhookDispatcher {
         claimed.ifPresent(due -> {
             Instant attemptedAt = clock.instant();
             DeliveryOutcome outcome = post(due);
-            storage.inTransaction(stores -> record(stores, due, attemptedAt, outcome));
+            metrics.deliveryAttempted(storage.inTransaction(stores -> record(stores, due, attemptedAt, outcome)));
         });
         return claimed.isPresent();
     }
 
-    /** Answers whether the outcome was recorded: not when the lease ran out and another claim took the delivery. */
-    private boolean record(Stores stores, DueDelivery due, Instant attemptedAt, DeliveryOutcome outcome) {
+    /**
+     * Answers what the attempt came to: {@code superseded}, and nothing recorded, when the lease ran
+     * out and another claim took the delivery.
+     */
+    private DeliveryResult record(Stores stores, DueDelivery due, Instant attemptedAt, DeliveryOutcome outcome) {
         Instant now = clock.instant();
         Delivery next = DeliveryMachine.apply(due.delivery(), outcome.acknowledged()
                 ? DeliveryMachine.Command.SUCCEEDED : DeliveryMachine.Command.FAILED, now).value().state();
         if (!stores.deliveries().settle(next, due.lease())) {
-            return false;
+            return DeliveryResult.SUPERSEDED;
         }
         EventId eventId = due.event().id();
         stores.webhooks().insertAttempt(new DeliveryAttempt(eventId, due.event().type(), due.webhook().id(),
@@ -99,7 +112,11 @@ public final class WebhookDispatcher {
                 }
             });
         }
-        return true;
+        return switch (next.status()) {
+            case DELIVERED -> DeliveryResult.DELIVERED;
+            case EXHAUSTED -> DeliveryResult.GAVE_UP;
+            case SCHEDULED -> DeliveryResult.FAILED_ATTEMPT;
+        };
     }
 
     /** The receiver is checked again now, after DNS resolution, since its address may have changed. */

@@ -105,6 +105,23 @@ class PaymentServiceTest {
         assertThat(core.ledger.balanceOf(wallet.wallet().address().base58())).isEqualTo(balanceOf(wallet).micros());
     }
 
+    @Test
+    void eachNewPaymentIsCountedByItsOutcomeAndEachBlockByItsRuleButNoReplay() {
+        FundedWallet wallet = walletUnder(rules().maxPerTx("10"), "500");
+        PayCommand confirmed = paymentFrom(wallet).to(PAYEE).amount("5").idempotencyKey("confirmed").build();
+        PayCommand blocked = paymentFrom(wallet).to(PAYEE).amount("20").idempotencyKey("blocked").build();
+
+        core.payments.pay(confirmed).value();
+        assertThat(core.payments.pay(blocked).isOk()).isFalse();
+        assertThat(core.payments.pay(confirmed).value().replayed()).isTrue();
+        assertThat(core.payments.pay(blocked).isOk()).isFalse();
+        assertThat(core.payments.pay(paymentFrom(wallet).to(PAYEE).amount("0.5").withoutSession().build()).isOk()).isFalse();
+
+        assertThat(core.metrics.payments).containsExactly(TransactionStatus.CONFIRMED, TransactionStatus.BLOCKED,
+                TransactionStatus.BLOCKED);
+        assertThat(core.metrics.blocked).containsExactly(ViolationRule.MAX_PER_TX, ViolationRule.SESSION_TOKEN);
+    }
+
     @Nested
     class PolicyViolations {
         @Test

@@ -38,6 +38,8 @@ public class CoreServices {
     /** Where export files go: memory, until a test breaks the disk. */
     public final FakeExportFiles exportFiles = new FakeExportFiles();
     public final ExportService exports;
+    /** What the payments counted. */
+    public final CountingMetrics metrics = new CountingMetrics();
 
     public CoreServices(Storage storage, LedgerPort ledger, Clock clock, IdGenerator ids, CoreSettings settings) {
         events = new EventPublisher(ids, clock);
@@ -49,7 +51,8 @@ public class CoreServices {
         policies = new PolicyService(storage, ledger, events, ids, clock);
         wallets = new WalletService(storage, ledger, settlement, allocation, events, ids, clock, settings);
         idempotency = new IdempotencyKeys(storage, clock);
-        payments = new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings);
+        payments = new PaymentService(storage, ledger, spending, settlement, idempotency, events, ids, clock, settings,
+                metrics);
         escrows = new EscrowService(storage, ledger, spending, settlement, events, ids, clock);
         webhooks = new WebhookService(storage, receivers, events, ids, WebhookLimits.DEFAULTS, clock);
         exports = new ExportService(storage, events, exportFiles, FakeExportWriter.all(), ids, ExportSettings.DEFAULTS,

@@ -5,8 +5,10 @@ import com.agentwallet.core.common.Rejection;
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.idempotency.RequestKey;
 import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.port.ServiceMetrics.DeliveryResult;
 import com.agentwallet.core.port.WebhookTransport;
 import com.agentwallet.core.testing.CoreFixture;
+import com.agentwallet.core.testing.CountingMetrics;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
 import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,8 +35,9 @@ class WebhookDispatcherTest {
     private final CoreFixture core = new CoreFixture();
     private final Scenario given = new Scenario(core);
     private final RecordingTransport transport = new RecordingTransport();
+    private final CountingMetrics metrics = new CountingMetrics();
     private final WebhookDispatcher dispatcher = new WebhookDispatcher(core.storage, transport, core.receivers,
-            WebhookLimits.DEFAULTS, core.clock);
+            WebhookLimits.DEFAULTS, core.clock, metrics);
     private OrgId org;
 
     /** A receiver that answers with the statuses it is given (then 200) and remembers what it got. */
@@ -120,6 +123,8 @@ class WebhookDispatcherTest {
         assertThat(log.get(0).attempt()).isEqualTo(5);
         assertThat(log.get(0).nextAttemptAt()).isEmpty();
         assertThat(log.get(4).nextAttemptAt()).contains(log.get(4).attemptedAt().plus(Duration.ofMinutes(1)));
+        assertThat(metrics.deliveries).containsExactly(DeliveryResult.FAILED_ATTEMPT, DeliveryResult.FAILED_ATTEMPT,
+                DeliveryResult.FAILED_ATTEMPT, DeliveryResult.FAILED_ATTEMPT, DeliveryResult.GAVE_UP);
     }
 
     @Test
@@ -228,6 +233,8 @@ class WebhookDispatcherTest {
         assertThat(core.webhooks.deliveries(org, webhook.id(), PageRequest.first(10)).value().data())
                 .as("recorded once, by the claim that took the delivery over").singleElement()
                 .satisfies(attempt -> assertThat(attempt.statusCode()).contains(200));
+        assertThat(metrics.deliveries).as("the claim taken over counts its attempt as superseded")
+                .containsExactly(DeliveryResult.DELIVERED, DeliveryResult.SUPERSEDED);
         assertThat(drain()).isZero();
     }
 

@@ -1,0 +1,39 @@
+package com.agentwallet.bootstrap.metrics;
+
+import com.agentwallet.adapters.persistence.PostgresQueues;
+import com.agentwallet.adapters.persistence.PostgresWebhookBacklog;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The gauges read from the database when it cannot be read: the page still answers, the gauges say NaN. */
+class DatabaseGaugesTest {
+
+    @Test
+    void aDatabaseThatCannotBeReadMakesEveryGaugeNaNAndIsAskedOncePerScrape() {
+        AtomicInteger connections = new AtomicInteger();
+        Jdbi down = Jdbi.create(() -> {
+            connections.incrementAndGet();
+            throw new SQLException("the database is down");
+        });
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new DatabaseGauges(new PostgresQueues(down), new PostgresWebhookBacklog(down), Clock.systemUTC())
+                .bindTo(registry);
+
+        String page = registry.scrape();
+
+        assertThat(page).contains("agentwallet_cosign_holds_waiting NaN",
+                "agentwallet_cosign_oldest_hold_age_seconds NaN", "agentwallet_settlement_pending NaN",
+                "agentwallet_settlement_lag_seconds NaN", "agentwallet_webhook_backlog NaN",
+                "agentwallet_webhook_oldest_undelivered_age_seconds NaN", "agentwallet_exports_queued NaN",
+                "agentwallet_exports_generating NaN");
+        assertThat(connections).as("one read for the eight gauges").hasValue(1);
+    }
+}
