@@ -41,7 +41,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it watches fails, and healthy again after: the database refusing connections, the ledger out of
  * reach, the clockwork's last round left behind by a clock moved far ahead. Readiness fails with each;
  * liveness with the stalled worker only. The webhook backlog (bound: two due deliveries here) is
- * reported and never fails a probe. The checks run every 100 ms here; nothing is timed.
+ * reported and never fails a probe. The checks run every 100 ms here; nothing is timed. A worker
+ * stalls after 10 minutes here, not 1: the backlog test moves the clock 2 minutes on, and the
+ * clockwork's round with the database down takes long enough that its beat before such a move would
+ * read as a stall in the test after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HealthCheckTest {
@@ -66,6 +69,7 @@ class HealthCheckTest {
         server = ApiServer.start(clock, ApiServer.newDataDirectory(),
                 ConfigOverride.config("ledger.type", FaultSwitchLedger.NAME),
                 ConfigOverride.config("healthChecks.interval", "100ms"),
+                ConfigOverride.config("healthChecks.workerStall", "10m"),
                 ConfigOverride.config("healthChecks.webhookBacklog", "2"));
     }
 
