@@ -142,7 +142,7 @@ final class ServerProcess implements AutoCloseable {
         Path credentials = data.resolve("demo-credentials.json");
         DemoOrg org = Eventually.await(START_LIMIT, () -> "the server process did not come up; see " + log, () -> {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+                throw exited(process, log);
             }
             return Files.exists(credentials) ? Optional.of(ApiServer.readOrgs(credentials).get(0)) : Optional.empty();
         });
@@ -214,13 +214,29 @@ final class ServerProcess implements AutoCloseable {
 
     private Optional<Boolean> answers() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+            throw exited(process, log);
         }
         try {
             return Optional.of(client.get("/wallets", org.viewerKey()).status() == 200).filter(ok -> ok);
         } catch (IllegalStateException notListeningYet) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The failure of a process that exited, with the end of its log: the log is removed with the tests'
+     * data directories when their JVM exits, before anyone reads it.
+     */
+    private static IllegalStateException exited(Process process, Path log) {
+        String end;
+        try {
+            List<String> lines = Files.readAllLines(log);
+            end = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            end = "(unreadable: " + e.getMessage() + ")";
+        }
+        return new IllegalStateException("the server process exited with " + process.exitValue() + "; the end of "
+                + log + ":\n" + end);
     }
 
     static int freePort() {
