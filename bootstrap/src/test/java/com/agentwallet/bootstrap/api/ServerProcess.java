@@ -7,6 +7,7 @@ import io.dropwizard.testing.ResourceHelpers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,16 +77,8 @@ final class ServerProcess implements AutoCloseable {
         Process process;
         try {
             Files.createDirectories(data);
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    // C1 only and the serial collector: half the start-up time on a small shared machine,
-                    // for tests that start the server again after every kill.
-                    "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                    "-cp", System.getProperty("java.class.path"),
-                    "-Ddw.dataDirectory=" + data,
-                    "-Ddw.server.applicationConnectors[0].keyStorePath=" + data.resolve("tls/localhost.p12"),
-                    "-Ddw.logging.appenders[1].currentLogFilename=" + data.resolve(ApiServer.LOG_FILE),
-                    "-Ddw.server.requestLog.appenders[0].currentLogFilename=" + data.resolve(ApiServer.REQUEST_LOG_FILE),
-                    "-Ddw.server.applicationConnectors[0].port=" + https,
+            List<String> command = jvm(data);
+            command.addAll(List.of("-Ddw.server.applicationConnectors[0].port=" + https,
                     "-Ddw.server.applicationConnectors[1].port=" + http,
                     // The shortest delivery lease: a killed server's deliveries in flight are sent
                     // again by the next one within seconds, not a minute, while the audit waits.
@@ -111,12 +104,45 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** The java command, up to its main class, of the server binary on {@code data} with the tests' configuration. */
+    private static List<String> jvm(Path data) {
+        return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // C1 only and the serial collector: half the start-up time on a small shared machine,
+                // for tests that start the server again after every kill.
+                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                "-Ddw.dataDirectory=" + data,
+                "-Ddw.server.applicationConnectors[0].keyStorePath=" + data.resolve("tls/localhost.p12"),
+                "-Ddw.logging.appenders[1].currentLogFilename=" + data.resolve(ApiServer.LOG_FILE),
+                "-Ddw.server.requestLog.appenders[0].currentLogFilename=" + data.resolve(ApiServer.REQUEST_LOG_FILE)));
+    }
+
+    /** What an operator command printed (its output and errors, in order), and its exit code. */
+    record CommandOutput(int exitCode, String output) {
+    }
+
+    /**
+     * Runs the operator command {@code name} of the server binary on {@code data} with the tests'
+     * configuration, in a JVM of its own, as an operator runs {@code ./run reconcile config.yml}.
+     */
+    static CommandOutput command(Path data, String name) throws InterruptedException {
+        List<String> command = jvm(data);
+        command.addAll(List.of(AgentWalletApplication.class.getName(), name, ResourceHelpers.resourceFilePath("api-test.yml")));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new CommandOutput(process.waitFor(), output);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the command " + name + " did not run", e);
+        }
+    }
+
     private static ServerProcess awaitAnswering(Process process, Path data, Map<String, String> settings, int https,
                                                 int http, Path log) {
         Path credentials = data.resolve("demo-credentials.json");
         DemoOrg org = Eventually.await(START_LIMIT, () -> "the server process did not come up; see " + log, () -> {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+                throw exited(process, log);
             }
             return Files.exists(credentials) ? Optional.of(ApiServer.readOrgs(credentials).get(0)) : Optional.empty();
         });
@@ -188,13 +214,29 @@ final class ServerProcess implements AutoCloseable {
 
     private Optional<Boolean> answers() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("the server process exited with " + process.exitValue() + "; see " + log);
+            throw exited(process, log);
         }
         try {
             return Optional.of(client.get("/wallets", org.viewerKey()).status() == 200).filter(ok -> ok);
         } catch (IllegalStateException notListeningYet) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The failure of a process that exited, with the end of its log: the log is removed with the tests'
+     * data directories when their JVM exits, before anyone reads it.
+     */
+    private static IllegalStateException exited(Process process, Path log) {
+        String end;
+        try {
+            List<String> lines = Files.readAllLines(log);
+            end = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            end = "(unreadable: " + e.getMessage() + ")";
+        }
+        return new IllegalStateException("the server process exited with " + process.exitValue() + "; the end of "
+                + log + ":\n" + end);
     }
 
     static int freePort() {
