@@ -1,8 +1,8 @@
 package com.agentwallet.bootstrap;
 
+import com.agentwallet.core.port.ForwardingLedger;
 import com.agentwallet.core.port.LedgerUnavailableException;
 import com.agentwallet.core.testing.FakeLedger;
-import com.agentwallet.core.testing.ForwardingLedger;
 import com.agentwallet.core.testing.MutableClock;
 import com.codahale.metrics.health.HealthCheck;
 import org.junit.jupiter.api.Test;

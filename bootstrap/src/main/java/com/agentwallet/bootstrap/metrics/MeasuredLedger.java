@@ -1,11 +1,8 @@
 package com.agentwallet.bootstrap.metrics;
 
-import com.agentwallet.core.id.OrgId;
-import com.agentwallet.core.ledger.LedgerAccount;
-import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
-import com.agentwallet.core.money.Usdc;
+import com.agentwallet.core.port.ForwardingLedger;
 import com.agentwallet.core.port.LedgerPort;
 import com.agentwallet.core.port.LedgerUnavailableException;
 import io.micrometer.core.instrument.Counter;
@@ -17,8 +14,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static java.util.Objects.requireNonNull;
-
 /**
  * The ledger plugin, with every submission timed ({@code agentwallet_ledger_submit_seconds}) and
  * each one that did not confirm counted by kind ({@code agentwallet_ledger_errors_total{kind}}):
@@ -28,7 +23,7 @@ import static java.util.Objects.requireNonNull;
  * measured twice or missed. The other calls pass through unmeasured, and so does {@link #close}, to a
  * plugin that holds something to close (the simulator's journal).
  */
-public final class MeasuredLedger implements LedgerPort, AutoCloseable {
+public final class MeasuredLedger extends ForwardingLedger {
     static final String REJECTED = "rejected";
     static final String UNKNOWN = "unknown";
     static final String UNAVAILABLE = "unavailable";
@@ -37,12 +32,11 @@ public final class MeasuredLedger implements LedgerPort, AutoCloseable {
     private static final Duration[] BUCKETS = Stream.of(10, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000,
             60_000).map(Duration::ofMillis).toArray(Duration[]::new);
 
-    private final LedgerPort ledger;
     private final Timer submit;
     private final Map<String, Counter> errors;
 
     public MeasuredLedger(LedgerPort ledger, MeterRegistry registry) {
-        this.ledger = requireNonNull(ledger, "ledger is null");
+        super(ledger);
         this.submit = Timer.builder("agentwallet.ledger.submit")
                 .description("How long the ledger took to answer a submission, whatever the answer")
                 .serviceLevelObjectives(BUCKETS)
@@ -57,7 +51,7 @@ public final class MeasuredLedger implements LedgerPort, AutoCloseable {
     public LedgerOutcome submit(LedgerInstruction instruction) {
         Timer.Sample sample = Timer.start();
         try {
-            LedgerOutcome outcome = ledger.submit(instruction);
+            LedgerOutcome outcome = super.submit(instruction);
             if (outcome instanceof LedgerOutcome.Rejected) {
                 errors.get(REJECTED).increment();
             } else if (outcome instanceof LedgerOutcome.Unknown) {
@@ -72,38 +66,6 @@ public final class MeasuredLedger implements LedgerPort, AutoCloseable {
             throw e;
         } finally {
             sample.stop(submit);
-        }
-    }
-
-    @Override
-    public LedgerAddress walletAddress(OrgId orgId, String agentId) {
-        return ledger.walletAddress(orgId, agentId);
-    }
-
-    @Override
-    public byte[] coSignMessage(LedgerInstruction.Pay payment) {
-        return ledger.coSignMessage(payment);
-    }
-
-    @Override
-    public void coSignAbandoned(String operationId) {
-        ledger.coSignAbandoned(operationId);
-    }
-
-    @Override
-    public long currentSlot() {
-        return ledger.currentSlot();
-    }
-
-    @Override
-    public Usdc balance(LedgerAccount account) {
-        return ledger.balance(account);
-    }
-
-    @Override
-    public void close() throws Exception {
-        if (ledger instanceof AutoCloseable closeable) {
-            closeable.close();
         }
     }
 }

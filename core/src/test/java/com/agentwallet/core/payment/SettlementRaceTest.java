@@ -8,13 +8,13 @@ import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
 import com.agentwallet.core.policy.PolicyRules;
+import com.agentwallet.core.port.ForwardingLedger;
 import com.agentwallet.core.testing.Addresses;
 import com.agentwallet.core.testing.CoreFixture;
 import com.agentwallet.core.testing.FakeLedger;
-import com.agentwallet.core.testing.ForwardingLedger;
 import com.agentwallet.core.testing.PaymentRequest;
-import com.agentwallet.core.testing.Scenario;
 import com.agentwallet.core.testing.Scenario.FundedWallet;
+import com.agentwallet.core.testing.Scenario;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package com.agentwallet.core.testing;
+package com.agentwallet.core.port;
 
 import com.agentwallet.core.id.OrgId;
 import com.agentwallet.core.ledger.LedgerAccount;
@@ -6,12 +6,14 @@ import com.agentwallet.core.ledger.LedgerAddress;
 import com.agentwallet.core.ledger.LedgerInstruction;
 import com.agentwallet.core.ledger.LedgerOutcome;
 import com.agentwallet.core.money.Usdc;
-import com.agentwallet.core.port.LedgerPort;
 
 import static java.util.Objects.requireNonNull;
 
-/** A ledger that answers as another does, for a test's ledger that changes only some of its answers. */
-public abstract class ForwardingLedger implements LedgerPort {
+/**
+ * A ledger that answers as another does, for a ledger that adds to some of its calls (a measure, a
+ * test's fault or clock) and forwards the rest; closing it closes the other, if that holds something.
+ */
+public abstract class ForwardingLedger implements LedgerPort, AutoCloseable {
     private final LedgerPort forwardedTo;
 
     protected ForwardingLedger(LedgerPort forwardedTo) {
@@ -46,5 +48,12 @@ public abstract class ForwardingLedger implements LedgerPort {
     @Override
     public Usdc balance(LedgerAccount account) {
         return forwardedTo.balance(account);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (forwardedTo instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
     }
 }
