@@ -93,8 +93,8 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         metrics.register(environment, injector.getInstance(Persistence.class), clock);
         V1Api.register(environment.jersey(), injector.getInstance(ServerModule.V1_COMPONENTS));
-        mountDashboard(environment, injector.getInstance(Dashboard.class));
-        mountMcp(environment, injector.getInstance(McpEndpoint.class));
+        mountDashboard(environment, injector.getInstance(Dashboard.class), metrics);
+        mountMcp(environment, injector.getInstance(McpEndpoint.class), metrics);
         environment.servlets().addServlet("error-docs", injector.getInstance(ErrorDocsServlet.class))
                 .addMapping(ErrorDocs.PATH);
         answerJettyErrorsAsJson(environment, injector.getInstance(JsonErrorHandler.class));
@@ -111,17 +111,20 @@ public final class AgentWalletApplication extends Application<ServiceConfigurati
      * The dashboard in a servlet of its own beside the API's, on the same connectors; every other
      * path outside /v1 is still answered by the API's JSON 404.
      */
-    private static void mountDashboard(Environment environment, Dashboard dashboard) {
+    private static void mountDashboard(Environment environment, Dashboard dashboard, ServerMetrics metrics) {
         environment.servlets().addFilter("dashboard-headers", dashboard.headers())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, Dashboard.URL_PATTERN);
-        environment.servlets().addServlet("dashboard", dashboard.servlet()).addMapping(Dashboard.URL_PATTERN);
+        environment.servlets().addServlet("dashboard", dashboard.servlet(metrics.routes()))
+                .addMapping(Dashboard.URL_PATTERN);
     }
 
     /**
      * The agents' MCP endpoint in a servlet of its own at /mcp, on the same connectors, behind its gate
-     * (HTTPS, the session token, the rate limit).
+     * (HTTPS, the session token, the rate limit), its requests timed around the gate.
      */
-    private static void mountMcp(Environment environment, McpEndpoint mcp) {
+    private static void mountMcp(Environment environment, McpEndpoint mcp, ServerMetrics metrics) {
+        environment.servlets().addFilter("mcp-metrics", metrics.requests(McpEndpoint.PATH))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, McpEndpoint.PATH);
         environment.servlets().addFilter("mcp-gate", mcp.gate())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, McpEndpoint.PATH);
         environment.servlets().addServlet("mcp", mcp.servlet()).addMapping(McpEndpoint.PATH);

@@ -16,6 +16,7 @@ import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
+import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
 import org.glassfish.jersey.servlet.ServletContainer;
 
 import java.time.Clock;
@@ -68,8 +69,11 @@ public final class Dashboard {
         this.trustForwardedProto = trustForwardedProto;
     }
 
-    /** The pages and assets; every route the dashboard gains is registered here. */
-    public Servlet servlet() {
+    /**
+     * The pages and assets; every route the dashboard gains is registered here. {@code monitoring}
+     * sees each request Jersey answers: the server times them by route.
+     */
+    public Servlet servlet(ApplicationEventListener monitoring) {
         // Resources by class, built by Jersey with what the binder offers: an instance would be
         // checked, and warned about, as a provider.
         ResourceConfig config = new ResourceConfig()
@@ -88,6 +92,7 @@ public final class Dashboard {
                 .register(ExportPages.class)
                 .register(Assets.class)
                 .register(new HtmlErrors())
+                .register(monitoring)
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {

@@ -17,12 +17,14 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Times every request the API (Jersey) answers as {@code http_server_requests_seconds{method,uri,status}},
- * where {@code uri} is the route's template ({@code /v1/wallets/{id}}), never the path asked for: a
- * request that matched no resource method (an unknown path, a method the path does not take) is
- * {@code NOT_FOUND}, and a method outside HTTP's own is {@code OTHER}, so that no label carries
- * anything a client chose. Each series has the few histogram buckets of {@link #BUCKETS}, enough for
- * a latency alert's quantile without multiplying the series by Micrometer's default hundred.
+ * Times every request a Jersey application answers (the API's, the dashboard's) as
+ * {@code http_server_requests_seconds{method,uri,status}}, where {@code uri} is the application's
+ * base path and the route's template ({@code /v1/wallets/{id}}, {@code /dashboard/wallets/{id}}),
+ * never the path asked for: a request that matched no resource method (an unknown path, a method the
+ * path does not take) is {@code NOT_FOUND}, and a method outside HTTP's own is {@code OTHER}, so that
+ * no label carries anything a client chose. Each series has the few histogram buckets of
+ * {@link #BUCKETS}, enough for a latency alert's quantile without multiplying the series by
+ * Micrometer's default hundred.
  */
 public final class HttpRouteMetrics implements ApplicationEventListener {
     static final String NOT_FOUND = "NOT_FOUND";
@@ -47,20 +49,20 @@ public final class HttpRouteMetrics implements ApplicationEventListener {
         Timer.Sample sample = Timer.start(registry);
         return event -> {
             if (event.getType() == RequestEvent.Type.FINISHED) {
-                sample.stop(Timer.builder("http.server.requests")
-                        .description("Requests the API answered, by method, route template and status")
-                        .tag("method", method(event))
-                        .tag("uri", route(event))
-                        .tag("status", Integer.toString(status(event)))
-                        .serviceLevelObjectives(BUCKETS)
-                        .register(registry));
+                sample.stop(timer(registry, event.getContainerRequest().getMethod(), route(event), status(event)));
             }
         };
     }
 
-    private static String method(RequestEvent event) {
-        String method = event.getContainerRequest().getMethod();
-        return METHODS.contains(method) ? method : "OTHER";
+    /** The timer of one method, route and status: the one series every door's requests are counted in. */
+    static Timer timer(MeterRegistry registry, String method, String route, int status) {
+        return Timer.builder("http.server.requests")
+                .description("Requests answered, by method, route template and status")
+                .tag("method", METHODS.contains(method) ? method : "OTHER")
+                .tag("uri", route)
+                .tag("status", Integer.toString(status))
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry);
     }
 
     /**

@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.servlet.Filter;
+import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
 
 import java.time.Clock;
 
@@ -22,11 +24,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The server's metrics in Prometheus's text format at the admin port's {@link #PATH}: the JVM's, the
- * API's requests by route, the connection pool's, and the service's own (counted by the use cases
- * through {@link MicrometerServiceMetrics}, timed at the ledger by {@link MeasuredLedger}, read from
- * the database by {@link DatabaseGauges}). Dropwizard's own metrics, which its admin servlet answered
- * at {@code /metrics}, are answered as JSON at {@link #DROPWIZARD_PATH}. One registry per server, so
- * servers in one JVM (the tests') count apart.
+ * requests by route (the API's, the dashboard's, the MCP endpoint's), the connection pool's, and the
+ * service's own (counted by the use cases through {@link MicrometerServiceMetrics}, timed at the
+ * ledger by {@link MeasuredLedger}, read from the database by {@link DatabaseGauges}). Dropwizard's
+ * own metrics, which its admin servlet answered at {@code /metrics}, are answered as JSON at
+ * {@link #DROPWIZARD_PATH}. One registry per server, so servers in one JVM (the tests') count apart.
  */
 public final class ServerMetrics {
     public static final String PATH = "/metrics";
@@ -36,6 +38,16 @@ public final class ServerMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /** What times a Jersey application's requests by route, for each application beside the API's. */
+    public ApplicationEventListener routes() {
+        return new HttpRouteMetrics(registry);
+    }
+
+    /** A filter timing the requests of {@code path}, a servlet that is not Jersey's, under that one path. */
+    public Filter requests(String path) {
+        return new PathRequestMetrics(registry, path);
     }
 
     /**
@@ -54,7 +66,7 @@ public final class ServerMetrics {
         persistence.dataSource().setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
         new DatabaseGauges(new PostgresQueues(persistence.jdbi()), new PostgresWebhookBacklog(persistence.jdbi()),
                 clock).bindTo(registry);
-        environment.jersey().register(new HttpRouteMetrics(registry));
+        environment.jersey().register(routes());
         environment.admin().addServlet("prometheus", new PrometheusServlet(registry)).addMapping(PATH);
         environment.admin().addServlet("metrics-json", new MetricsServlet(environment.metrics()))
                 .addMapping(DROPWIZARD_PATH);

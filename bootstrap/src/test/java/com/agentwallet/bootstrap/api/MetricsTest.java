@@ -120,10 +120,24 @@ class MetricsTest {
         awaitAttempt(webhookId, eventId);
 
         assertThat(fx.client().get("/no-such-route/" + capped.id(), server.org().viewerKey()).status()).isEqualTo(404);
+        assertThat(raw("GET", "/dashboard/sign-in")).isEqualTo(200);
+        assertThat(raw("GET", "/dashboard/wallets/" + capped.id())).as("signed out: sent to sign in").isEqualTo(303);
+        assertThat(raw("POST", "/mcp")).as("no session token").isEqualTo(401);
 
         // The attempt is counted once its record is committed, just after the log shows it.
         scrape = Eventually.await(PATIENCE, () -> "the delivery counted", () -> Optional.of(scrape())
                 .filter(page -> page.value("agentwallet_webhook_deliveries_total", "outcome", "delivered") == 1));
+    }
+
+    /** A request outside /v1 (the dashboard, /mcp) with no credential; answers its status. */
+    private int raw(String method, String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(server.origin().resolve(path))
+                .header("Accept", "text/html, application/json, text/event-stream")
+                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString("{}"))
+                .build();
+        return HttpClient.newBuilder().sslContext(server.tls()).build()
+                .send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     @AfterAll
@@ -194,8 +208,12 @@ class MetricsTest {
         assertThat(scrape.matching("http_server_requests_seconds_bucket", "method", "POST", "uri", "/v1/payments",
                 "status", "200")).as("the latency buckets of a route").extracting(sample -> sample.labels().get("le"))
                 .contains("0.025", "1.0", "10.0", "+Inf");
+        assertThat(scrape.value(requests, "method", "GET", "uri", "/dashboard/sign-in", "status", "200")).isEqualTo(1);
+        assertThat(scrape.value(requests, "method", "GET", "uri", "/dashboard/wallets/{id}", "status", "303"))
+                .isEqualTo(1);
+        assertThat(scrape.value(requests, "method", "POST", "uri", "/mcp", "status", "401")).isEqualTo(1);
         assertThat(scrape.matching(requests)).allSatisfy(sample -> assertThat(sample.labels().get("uri"))
-                .matches("NOT_FOUND|/v1(/[a-z-]+|/\\{[a-zA-Z]+})*"));
+                .matches("NOT_FOUND|/mcp|/(v1|dashboard)(/[a-z-]+|/\\{[a-zA-Z]+})*"));
         assertThat(ids).hasSize(12).allSatisfy(id -> assertThat(scrape.text()).doesNotContain(id));
     }
 
