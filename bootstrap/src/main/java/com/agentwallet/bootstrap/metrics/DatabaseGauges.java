@@ -72,7 +72,9 @@ public final class DatabaseGauges {
 
     private void gauge(MeterRegistry registry, String name, String unit, String description,
                        ToDoubleFunction<Reading> value) {
+        // Held strongly: Micrometer keeps a gauge's object weakly, and the server keeps no other reference.
         Gauge.builder(name, this, gauges -> gauges.reading().map(value::applyAsDouble).orElse(Double.NaN))
+                .strongReference(true)
                 .description(description)
                 .baseUnit(unit)
                 .register(registry);

@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,5 +36,27 @@ class DatabaseGaugesTest {
                 "agentwallet_webhook_oldest_undelivered_age_seconds NaN", "agentwallet_exports_queued NaN",
                 "agentwallet_exports_generating NaN");
         assertThat(connections).as("one read for the eight gauges").hasValue(1);
+    }
+
+    /** The registry holds what it scrapes: the server keeps no other reference to the gauges. */
+    @Test
+    void theGaugesOutliveAGarbageCollection() {
+        AtomicInteger connections = new AtomicInteger();
+        Jdbi down = Jdbi.create(() -> {
+            connections.incrementAndGet();
+            throw new SQLException("the database is down");
+        });
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new DatabaseGauges(new PostgresQueues(down), new PostgresWebhookBacklog(down), Clock.systemUTC())
+                .bindTo(registry);
+
+        WeakReference<Object> canary = new WeakReference<>(new Object());
+        for (int i = 0; i < 50 && canary.get() != null; i++) {
+            System.gc();
+        }
+        assertThat(canary.get()).as("a collection ran").isNull();
+        registry.scrape();
+
+        assertThat(connections).as("the gauges still asked the database").hasValue(1);
     }
 }
