@@ -329,4 +329,13 @@ public final class ApiServer {
             throw new IllegalStateException("cannot trust " + keyStore, e);
         }
     }
+
+    /** A file a server wrote (its log, a key), whole. */
+    public static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
+    }
 }

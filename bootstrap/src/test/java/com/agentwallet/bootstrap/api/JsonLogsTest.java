@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +22,7 @@ import static com.agentwallet.bootstrap.api.ApiFixtures.body;
 import static com.agentwallet.bootstrap.api.ApiFixtures.payment;
 import static com.agentwallet.bootstrap.api.ApiFixtures.randomAddress;
 import static com.agentwallet.bootstrap.api.ApiFixtures.unique;
+import static com.agentwallet.bootstrap.api.ApiServer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -216,13 +216,5 @@ class JsonLogsTest {
             }
         }
         return lines;
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + file, e);
-        }
     }
 }

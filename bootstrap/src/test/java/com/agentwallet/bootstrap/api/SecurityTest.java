@@ -7,7 +7,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +28,7 @@ import static com.agentwallet.bootstrap.api.ApiFixtures.payment;
 import static com.agentwallet.bootstrap.api.ApiFixtures.addressWithoutUsdcAccount;
 import static com.agentwallet.bootstrap.api.ApiFixtures.randomAddress;
 import static com.agentwallet.bootstrap.api.ApiFixtures.unique;
+import static com.agentwallet.bootstrap.api.ApiServer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -296,14 +296,6 @@ class SecurityTest {
     private static ApiResponse record(String request, ApiResponse answer) {
         ANSWERS.add(new Answer(request, answer, List.of()));
         return answer;
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + file, e);
-        }
     }
 
     /** A solana-keygen file: a JSON array of the 64 bytes. */

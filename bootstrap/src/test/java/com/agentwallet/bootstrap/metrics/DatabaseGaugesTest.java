@@ -17,9 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The gauges read from the database when it cannot be read: the page still answers, the gauges say NaN. */
 class DatabaseGaugesTest {
 
-    @Test
-    void aDatabaseThatCannotBeReadMakesEveryGaugeNaNAndIsAskedOncePerScrape() {
-        AtomicInteger connections = new AtomicInteger();
+    /**
+     * A registry with the gauges bound, and nothing else holding them, over a database whose every
+     * connection fails and is counted in {@code connections}.
+     */
+    private static PrometheusMeterRegistry gaugesOfADatabaseThatIsDown(AtomicInteger connections) {
         Jdbi down = Jdbi.create(() -> {
             connections.incrementAndGet();
             throw new SQLException("the database is down");
@@ -27,6 +29,13 @@ class DatabaseGaugesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new DatabaseGauges(new PostgresQueues(down), new PostgresWebhookBacklog(down), Clock.systemUTC())
                 .bindTo(registry);
+        return registry;
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReadMakesEveryGaugeNaNAndIsAskedOncePerScrape() {
+        AtomicInteger connections = new AtomicInteger();
+        PrometheusMeterRegistry registry = gaugesOfADatabaseThatIsDown(connections);
 
         String page = registry.scrape();
 
@@ -42,13 +51,7 @@ class DatabaseGaugesTest {
     @Test
     void theGaugesOutliveAGarbageCollection() {
         AtomicInteger connections = new AtomicInteger();
-        Jdbi down = Jdbi.create(() -> {
-            connections.incrementAndGet();
-            throw new SQLException("the database is down");
-        });
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new DatabaseGauges(new PostgresQueues(down), new PostgresWebhookBacklog(down), Clock.systemUTC())
-                .bindTo(registry);
+        PrometheusMeterRegistry registry = gaugesOfADatabaseThatIsDown(connections);
 
         WeakReference<Object> canary = new WeakReference<>(new Object());
         for (int i = 0; i < 50 && canary.get() != null; i++) {
